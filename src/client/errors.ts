@@ -1,0 +1,102 @@
+export type ToolsErrorKind =
+  | 'validation'
+  | 'bad-request'
+  | 'unauthorized'
+  | 'billing'
+  | 'scope'
+  | 'listing-access'
+  | 'not-found'
+  | 'rate-limit'
+  | 'server'
+  | 'network'
+  | 'job-failed'
+  | 'aborted'
+
+/** English text for each validation code; UIs translate by code. */
+export const VALIDATION_MESSAGES = {
+  required: 'This field is required.',
+  'not-a-string': 'Enter text.',
+  'not-a-number': 'Enter a number.',
+  'not-positive': 'Enter a number greater than zero.',
+  'not-a-file': 'Choose a file.',
+  'listing-missing': 'Give a listing (objectId) or a collection (collectionId).',
+  'listing-both': 'Give a listing or a collection, not both.',
+  'not-an-object': 'The input must be an object.',
+  'unknown-tool': 'There is no tool of this name.',
+  'sync-tool': 'This tool answers at once and creates no job: call run().',
+  'foreign-url': 'This link is not on the service, so the key is not sent to it.',
+  'file-type': 'This type of file is not accepted.',
+  'file-size': 'This file is too large.',
+  invalid: 'This value is not valid.',
+} as const
+
+export type ValidationCode = keyof typeof VALIDATION_MESSAGES
+
+export interface ValidationIssue {
+  /** The input field at fault (`file` for the upload); dotted for nested fields. */
+  field: string
+  code: ValidationCode
+  message: string
+}
+
+export interface ToolsErrorInit {
+  status?: number
+  tool?: string
+  requestId?: string
+  body?: unknown
+  issues?: ValidationIssue[]
+  scope?: string
+  retryAfter?: number
+  cause?: unknown
+}
+
+/** Every failure of the kit, told apart by `kind`. */
+export class ToolsError extends Error {
+  override readonly name = 'ToolsError'
+  readonly kind: ToolsErrorKind
+  /** HTTP status, where the service answered. */
+  readonly status?: number
+  readonly tool?: string
+  readonly requestId?: string
+  /** The response (or job) body as received: parsed JSON, else text. */
+  readonly body?: unknown
+  /** One per field, for `validation`. */
+  readonly issues: ValidationIssue[]
+  /** The scope the key lacks, for `scope`. */
+  readonly scope?: string
+  /** Milliseconds to wait before trying again, for `rate-limit`. */
+  readonly retryAfter?: number
+
+  constructor(kind: ToolsErrorKind, message: string, init: ToolsErrorInit = {}) {
+    super(message, init.cause === undefined ? undefined : { cause: init.cause })
+    this.kind = kind
+    this.status = init.status
+    this.tool = init.tool
+    this.requestId = init.requestId
+    this.body = init.body
+    this.issues = init.issues ?? []
+    this.scope = init.scope
+    this.retryAfter = init.retryAfter
+  }
+}
+
+export function isToolsError(value: unknown): value is ToolsError {
+  return value instanceof ToolsError
+}
+
+export function validationError(issues: ValidationIssue[], tool?: string): ToolsError {
+  const list = issues.map((issue) => `${issue.field}: ${issue.message}`).join('; ')
+  return new ToolsError('validation', `Invalid input${tool ? ` for ${tool}` : ''}: ${list}`, {
+    tool,
+    issues,
+  })
+}
+
+export function issue(field: string, code: string): ValidationIssue {
+  const known = (code in VALIDATION_MESSAGES ? code : 'invalid') as ValidationCode
+  return { field, code: known, message: VALIDATION_MESSAGES[known] }
+}
+
+export function abortError(tool?: string, cause?: unknown): ToolsError {
+  return new ToolsError('aborted', 'The call was cancelled.', { tool, cause })
+}

@@ -1,0 +1,17 @@
+export { createClient, DEFAULT_POLL_INTERVAL } from './client.js'
+export type { ToolsClientOptions, UntypedToolsClient } from './client.js'
+export type {
+  CallOptions,
+  Job,
+  JobHandle,
+  JobPhase,
+  Result,
+  ToolDefinition,
+  UploadProgress,
+} from './definition.js'
+export { isToolsError, ToolsError, VALIDATION_MESSAGES } from './errors.js'
+export type { ToolsErrorKind, ValidationCode, ValidationIssue } from './errors.js'
+export { defaultInterpretation } from './interpret.js'
+export type { Interpretation } from './interpret.js'
+export type { RetryOptions } from './retry.js'
+export type { StandardSchemaV1 } from './standard-schema.js'

@@ -1,0 +1,93 @@
+import type { JobPhase, ToolDefinition } from './definition.js'
+
+/**
+ * How the client reads what the spec leaves unshown. Each default is one assumption, listed
+ * in the README; a partner replaces any of them with `createToolsClient({ interpret })`.
+ */
+export interface Interpretation {
+  /** Normalises a job status. */
+  phase(status: string): JobPhase
+  /** The result links in a body: every URL under `artifactBase`, wherever it sits. */
+  artifacts(body: unknown, artifactBase: string): string[]
+  /** Completion between 0 and 1, when the body carries one. */
+  progress(body: unknown): number | undefined
+  /** A human message from an error body, when it carries one. */
+  errorMessage(body: unknown): string | undefined
+  /** Tells a listing access error from the other refusals of a listing tool. */
+  isListingAccessError(response: { status: number; body: unknown; tool: ToolDefinition }): boolean
+}
+
+const SUCCEEDED = new Set(['completed', 'done', 'success'])
+
+function phase(status: string): JobPhase {
+  const normal = status.toLowerCase()
+  if (SUCCEEDED.has(normal)) return 'succeeded'
+  if (normal === 'failed') return 'failed'
+  if (normal === 'pending') return 'pending'
+  return 'running'
+}
+
+function artifacts(body: unknown, artifactBase: string): string[] {
+  const found = new Set<string>()
+  const visit = (value: unknown, depth: number): void => {
+    if (depth > 20) return
+    if (typeof value === 'string') {
+      const url = resolveLink(value, artifactBase)
+      if (url) found.add(url)
+    } else if (Array.isArray(value)) {
+      for (const item of value) visit(item, depth + 1)
+    } else if (value && typeof value === 'object') {
+      for (const item of Object.values(value)) visit(item, depth + 1)
+    }
+  }
+  visit(body, 0)
+  return [...found]
+}
+
+/** An absolute or root-relative link under `artifactBase`, as an absolute URL. */
+function resolveLink(text: string, artifactBase: string): string | undefined {
+  if (!/^(https?:\/\/|\/)/i.test(text)) return undefined
+  try {
+    const url = new URL(text, artifactBase).href
+    return url.startsWith(artifactBase) && url.length > artifactBase.length ? url : undefined
+  } catch {
+    return undefined
+  }
+}
+
+function progress(body: unknown): number | undefined {
+  if (!body || typeof body !== 'object') return undefined
+  const value = (body as Record<string, unknown>).progress
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) return undefined
+  // 0..1 or a percentage: both are common.
+  return Math.min(1, value > 1 ? value / 100 : value)
+}
+
+function errorMessage(body: unknown): string | undefined {
+  if (!body || typeof body !== 'object') return undefined
+  const record = body as Record<string, unknown>
+  const nested = record.error
+  const candidates = [
+    record.message,
+    record.detail,
+    nested && typeof nested === 'object' ? (nested as Record<string, unknown>).message : nested,
+    record.title,
+  ]
+  return candidates.find((value): value is string => typeof value === 'string' && value !== '')
+}
+
+const LISTING_WORDS = /listing|object_?id|collection|belong|owner|access/i
+
+function isListingAccessError({ status, body, tool }: { status: number; body: unknown; tool: ToolDefinition }) {
+  if (!tool.listing || ![400, 403, 404, 409, 422].includes(status)) return false
+  const text = typeof body === 'string' ? body : JSON.stringify(body ?? '')
+  return LISTING_WORDS.test(text) && !/scope/i.test(text)
+}
+
+export const defaultInterpretation: Interpretation = {
+  phase,
+  artifacts,
+  progress,
+  errorMessage,
+  isListingAccessError,
+}

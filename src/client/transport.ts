@@ -1,0 +1,96 @@
+import type { UploadProgress } from './definition.js'
+
+export interface TransportRequest {
+  method: 'GET' | 'POST'
+  url: string
+  headers: Headers
+  body?: BodyInit
+  signal?: AbortSignal
+  onUploadProgress?: (progress: UploadProgress) => void
+}
+
+/** Sends one request. Rejects (TypeError, AbortError) only where no response arrived. */
+export type Transport = (request: TransportRequest) => Promise<Response>
+
+/**
+ * fetch cannot report upload progress, so it reports the whole body once sent. The fetch
+ * function is looked up per request so that one installed later (a test's) is used.
+ */
+export function fetchTransport(fetchImpl?: typeof fetch): Transport {
+  return async ({ method, url, headers, body, signal, onUploadProgress }) => {
+    const response = await (fetchImpl ?? globalThis.fetch)(url, { method, headers, body, signal })
+    if (onUploadProgress) {
+      const total = bodySize(body)
+      onUploadProgress({ loaded: total, total })
+    }
+    return response
+  }
+}
+
+/** XMLHttpRequest, for the upload progress events fetch lacks. */
+export const xhrTransport: Transport = ({ method, url, headers, body, signal, onUploadProgress }) =>
+  new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest()
+    xhr.open(method, url)
+    xhr.responseType = 'blob'
+    headers.forEach((value, name) => xhr.setRequestHeader(name, value))
+    const expected = bodySize(body)
+    if (onUploadProgress) {
+      xhr.upload.onprogress = (event) =>
+        onUploadProgress({ loaded: event.loaded, total: event.lengthComputable ? event.total : expected })
+    }
+    const onAbort = () => xhr.abort()
+    signal?.addEventListener('abort', onAbort, { once: true })
+    const settle = () => signal?.removeEventListener('abort', onAbort)
+    xhr.onload = () => {
+      settle()
+      const nullBody = [101, 204, 205, 304].includes(xhr.status)
+      resolve(
+        new Response(nullBody ? null : (xhr.response as Blob), {
+          status: xhr.status,
+          statusText: xhr.statusText,
+          headers: parseHeaders(xhr.getAllResponseHeaders()),
+        }),
+      )
+    }
+    xhr.onerror = () => {
+      settle()
+      reject(new TypeError('Network request failed'))
+    }
+    xhr.onabort = () => {
+      settle()
+      reject(signal?.reason ?? new DOMException('The upload was cancelled.', 'AbortError'))
+    }
+    if (signal?.aborted) return xhr.abort()
+    xhr.send(body as XMLHttpRequestBodyInit | undefined)
+  })
+
+/** Picks the transport: XMLHttpRequest where upload progress is wanted and it exists. */
+export function chooseTransport(wantsProgress: boolean, fetchImpl?: typeof fetch): Transport {
+  const canXhr = typeof XMLHttpRequest === 'function' && !fetchImpl
+  return wantsProgress && canXhr ? xhrTransport : fetchTransport(fetchImpl)
+}
+
+function parseHeaders(raw: string): Headers {
+  const headers = new Headers()
+  for (const line of raw.trim().split(/[\r\n]+/)) {
+    const at = line.indexOf(':')
+    if (at > 0) headers.append(line.slice(0, at).trim(), line.slice(at + 1).trim())
+  }
+  return headers
+}
+
+/** Bytes in a request body, counting a form's files and fields. */
+function bodySize(body: BodyInit | undefined): number {
+  if (body == null) return 0
+  if (typeof body === 'string') return new TextEncoder().encode(body).length
+  if (body instanceof Blob) return body.size
+  if (typeof FormData !== 'undefined' && body instanceof FormData) {
+    let size = 0
+    body.forEach((value) => {
+      size += typeof value === 'string' ? new TextEncoder().encode(value).length : value.size
+    })
+    return size
+  }
+  return 0
+}

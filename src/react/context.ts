@@ -1,0 +1,26 @@
+import { createContext, useContext } from 'react'
+import type { ToolsClient } from '../tools/index.js'
+import type { Messages } from './messages.js'
+
+export interface ToolsContextValue {
+  client: ToolsClient
+  /** Stands for the key in query keys: same key, same fingerprint; never the key itself. */
+  fingerprint: string
+  pollInterval: number
+  billingUrl?: string
+  /** Every UI string: the defaults with the provider's overrides merged in. */
+  messages: Messages
+}
+
+export const ToolsContext = createContext<ToolsContextValue | null>(null)
+
+/** The provider's client, messages and settings; throws outside `<ToolsProvider>`. */
+export function useToolsContext(): ToolsContextValue {
+  const value = useContext(ToolsContext)
+  if (!value) {
+    throw new Error(
+      'Tools hooks and components must be used inside <ToolsProvider>: wrap your app (or this part of it) in <ToolsProvider baseUrl="…/v1" apiKey={…}>.',
+    )
+  }
+  return value
+}

@@ -1,0 +1,116 @@
+import type { Job, Result, ToolDefinition } from '../client/index.js'
+import * as z from 'zod/mini'
+import { fields, listing, open, positive, text, upload } from './inputs.js'
+
+/** Accepted uploads by default, per file tool, in react-dropzone's `accept` form. */
+const images = { 'image/*': ['.png', '.jpg', '.jpeg', '.webp', '.gif'] }
+const documents = {
+  'application/pdf': ['.pdf'],
+  'application/msword': ['.doc'],
+  'application/vnd.openxmlformats-officedocument.wordprocessingml.document': ['.docx'],
+  'text/plain': ['.txt'],
+}
+
+/**
+ * The thirteen tools of spec part 4: the single source of every per-tool fact in the kit.
+ * Ids are the paths without the leading slash. Inputs validate the fields spec part 2 names.
+ */
+export const TOOLS = [
+  { id: 'valuation/express', path: '/valuation/express', mode: 'sync', body: 'json', scope: null, input: open() },
+  { id: 'valuation/report', path: '/valuation/report', mode: 'deferred', body: 'json', scope: 'tools:valuation', input: open() },
+  {
+    id: 'valuation/rent',
+    path: '/valuation/rent',
+    mode: 'sync',
+    body: 'json',
+    scope: 'tools:rent',
+    input: fields({ propertyCategory: text(), totalArea: positive(), city: text() }),
+  },
+  {
+    id: 'valuation/review',
+    path: '/valuation/review',
+    mode: 'deferred',
+    body: 'multipart',
+    scope: 'tools:review',
+    fileField: 'file',
+    accept: documents,
+    input: upload(),
+  },
+  { id: 'content/generate', path: '/content/generate', mode: 'deferred', body: 'json', scope: 'tools:contentgen', input: open() },
+  { id: 'text/generate', path: '/text/generate', mode: 'deferred', body: 'json', scope: 'tools:text', input: open() },
+  { id: 'avatar/video', path: '/avatar/video', mode: 'deferred', body: 'json', scope: 'tools:avatar', input: open() },
+  {
+    id: 'video/create',
+    path: '/video/create',
+    mode: 'deferred',
+    body: 'multipart',
+    scope: 'tools:video',
+    fileField: 'file',
+    accept: { 'video/*': ['.mp4', '.mov', '.webm'] },
+    input: upload(),
+  },
+  {
+    id: 'photo/enhance',
+    path: '/photo/enhance',
+    mode: 'deferred',
+    body: 'multipart',
+    scope: 'tools:photo',
+    fileField: 'image',
+    accept: images,
+    input: upload({ mode: z.optional(text()) }),
+  },
+  {
+    id: 'floorplan/create',
+    path: '/floorplan/create',
+    mode: 'deferred',
+    body: 'multipart',
+    scope: 'tools:floorplan',
+    fileField: 'file',
+    accept: { ...images, 'application/pdf': ['.pdf'] },
+    input: upload(),
+  },
+  {
+    id: 'draft/extract',
+    path: '/draft/extract',
+    mode: 'sync',
+    body: 'multipart',
+    scope: 'tools:draft',
+    fileField: 'file',
+    accept: documents,
+    input: upload(),
+  },
+  { id: 'site/create', path: '/site/create', mode: 'sync', body: 'json', scope: 'tools:sitegen', listing: true, input: listing({}) },
+  {
+    id: 'pdf/create',
+    path: '/pdf/create',
+    mode: 'deferred',
+    body: 'json',
+    scope: 'tools:pdf',
+    listing: true,
+    input: listing({ language: z.optional(text()) }),
+  },
+] as const satisfies readonly (ToolDefinition & { accept?: Record<string, readonly string[]> })[]
+
+export type Tool = (typeof TOOLS)[number]
+export type ToolId = Tool['id']
+/** The row of one tool. */
+export type ToolOf<T extends ToolId> = Extract<Tool, { id: T }>
+/** A key's permission to use a tool (spec part 5). */
+export type Scope = NonNullable<Tool['scope']>
+/** What a tool takes: its named fields checked, any other field passed through. */
+export type ToolInput<T extends ToolId> = z.input<ToolOf<T>['input']>
+export type SyncToolId = Extract<Tool, { mode: 'sync' }>['id']
+export type DeferredToolId = Extract<Tool, { mode: 'deferred' }>['id']
+export type FileToolId = Extract<Tool, { body: 'multipart' }>['id']
+export type ListingToolId = Extract<Tool, { listing: true }>['id']
+/** What a finished call yields: a `Result` for synchronous tools, the terminal `Job` for deferred ones. */
+export type ToolResult<T extends ToolId> = T extends SyncToolId ? Result<T> : Job<T>
+
+const byId = new Map<string, Tool>(TOOLS.map((tool) => [tool.id, tool]))
+
+/** The catalogue row of `id`, or undefined for an unknown id. */
+export function getTool<T extends ToolId>(id: T): ToolOf<T>
+export function getTool(id: string): Tool | undefined
+export function getTool(id: string): Tool | undefined {
+  return byId.get(id)
+}

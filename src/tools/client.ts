@@ -1,0 +1,32 @@
+import {
+  createClient,
+  type CallOptions,
+  type Job,
+  type JobHandle,
+  type ToolsClientOptions,
+  type ValidationIssue,
+} from '../client/index.js'
+import { TOOLS, type DeferredToolId, type ToolId, type ToolInput, type ToolResult } from './catalogue.js'
+
+/** The framework-free client for the thirteen tools, typed from the catalogue. */
+export interface ToolsClient {
+  readonly baseUrl: string
+  /** Milliseconds between job polls unless a call says otherwise. */
+  readonly pollInterval: number
+  /** The whole call: a synchronous tool's result, or a deferred tool's job submitted and waited for. */
+  run<T extends ToolId>(tool: T, input: ToolInput<T>, opts?: CallOptions): Promise<ToolResult<T>>
+  /** Submits a deferred tool's job (202) without waiting. */
+  start<T extends DeferredToolId>(tool: T, input: ToolInput<T>, opts?: CallOptions): Promise<JobHandle<T>>
+  /** One status read. Free. */
+  job<T extends DeferredToolId>(tool: T, jobId: string, opts?: Pick<CallOptions, 'signal'>): Promise<Job<T>>
+  /** Polls until a terminal status; rejects with `job-failed` when the job fails. */
+  wait<T extends DeferredToolId>(tool: T, jobId: string, opts?: CallOptions): Promise<Job<T>>
+  /** Downloads a result link with the key; refuses links off the service's origin. */
+  artifact(url: string, opts?: Pick<CallOptions, 'signal'>): Promise<Blob>
+  /** The issues `run` would refuse the input for, one per field; empty when valid. Sends nothing. */
+  validate<T extends ToolId>(tool: T, input: ToolInput<T>): Promise<ValidationIssue[]>
+}
+
+export function createToolsClient(options: ToolsClientOptions): ToolsClient {
+  return createClient(TOOLS, options) as unknown as ToolsClient
+}

@@ -1,0 +1,50 @@
+import * as z from 'zod/mini'
+
+// Messages are validation codes (see VALIDATION_MESSAGES): the client turns them into text.
+
+/** A required non-empty string. */
+export const text = () =>
+  z.string({ error: (problem) => (problem.input === undefined ? 'required' : 'not-a-string') }).check(
+    z.minLength(1, 'required'),
+  )
+
+/** A required number above zero. */
+export const positive = () =>
+  z
+    .number({ error: (problem) => (problem.input === undefined ? 'required' : 'not-a-number') })
+    .check(z.positive('not-positive'))
+
+/** The file of a file tool. */
+export const file = () =>
+  z.custom<Blob>((value) => typeof Blob !== 'undefined' && value instanceof Blob, {
+    error: (problem) => (problem.input === undefined ? 'required' : 'not-a-file'),
+  })
+
+const object = { error: 'not-an-object' } as const
+
+/** Any JSON body: the spec names no fields, so all pass through. */
+export const open = () => z.looseObject({}, object)
+
+/** Named fields checked, all others passed through. */
+export const fields = <Shape extends z.core.$ZodLooseShape>(shape: Shape) => z.looseObject(shape, object)
+
+/** A file tool's input: the file, plus options sent as JSON in the `data` part. */
+export const upload = <Shape extends z.core.$ZodLooseShape>(shape: Shape = {} as Shape) =>
+  z.looseObject({ file: file(), ...shape }, object)
+
+/** A listing tool's input: exactly one of `objectId` / `collectionId`. */
+export const listing = <Shape extends z.core.$ZodLooseShape>(shape: Shape) =>
+  z
+    .looseObject({ objectId: z.optional(text()), collectionId: z.optional(text()), ...shape }, object)
+    .check(
+      z.superRefine((value, context) => {
+        const given = [value.objectId, value.collectionId].filter((id) => id !== undefined).length
+        if (given === 1) return
+        context.issues.push({
+          code: 'custom',
+          input: value,
+          message: given === 0 ? 'listing-missing' : 'listing-both',
+          path: [given === 0 ? 'objectId' : 'collectionId'],
+        })
+      }),
+    )
