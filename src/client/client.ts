@@ -1,5 +1,5 @@
 import type { CallOptions, Job, JobHandle, Result, ToolDefinition } from './definition.js'
-import { abortError, issue, ToolsError, validationError, type ValidationIssue } from './errors.js'
+import { abortError, issue, jobFailedError, ToolsError, validationError, type ValidationIssue } from './errors.js'
 import { newIdempotencyKey } from './ids.js'
 import { defaultInterpretation, type Interpretation } from './interpret.js'
 import { errorFromResponse, malformed, readBody, requestIdOf } from './response.js'
@@ -77,7 +77,7 @@ export function createClient(tools: readonly ToolDefinition[], options: ToolsCli
 
   /** One logical request, retried as its kind allows; resolves with a 2xx response. */
   async function send(tool: ToolDefinition, request: Send): Promise<Response> {
-    const transport = chooseTransport(Boolean(request.onUploadProgress), options.fetch)
+    const transport = chooseTransport(request, options.fetch)
     const name = tool.id || undefined
     for (let attempt = 0; ; attempt++) {
       if (request.signal?.aborted) throw abortError(name, request.signal.reason)
@@ -206,17 +206,8 @@ export function createClient(tools: readonly ToolDefinition[], options: ToolsCli
       if (!current.requestId && requestId) current.requestId = requestId
       opts.onJob?.(current)
       if (current.phase === 'succeeded') return current
-      if (current.phase === 'failed') throw jobFailed(current)
+      if (current.phase === 'failed') throw jobFailedError(current, interpret.errorMessage(current.data))
     }
-  }
-
-  function jobFailed(failed: Job): ToolsError {
-    const detail = interpret.errorMessage(failed.data)
-    return new ToolsError('job-failed', detail ? `The job failed: ${detail}` : 'The job failed.', {
-      tool: failed.tool,
-      requestId: failed.requestId,
-      body: failed.data,
-    })
   }
 
   async function run(id: string, input: unknown, opts: CallOptions = {}): Promise<Result | Job> {

@@ -76,12 +76,14 @@ function errorMessage(body: unknown): string | undefined {
   return candidates.find((value): value is string => typeof value === 'string' && value !== '')
 }
 
-const LISTING_WORDS = /listing|object_?id|collection|belong|owner|access/i
+const NAMES_LISTING = /listing|object_?id|collection/i
+const DENIES_ACCESS = /access|belong|owner|forbidden|denied|not allowed|permission/i
 
+/** A 403 or 404 on a listing tool that speaks of the listing and of access, and not of a scope. */
 function isListingAccessError({ status, body, tool }: { status: number; body: unknown; tool: ToolDefinition }) {
-  if (!tool.listing || ![400, 403, 404, 409, 422].includes(status)) return false
+  if (!tool.listing || (status !== 403 && status !== 404)) return false
   const text = typeof body === 'string' ? body : JSON.stringify(body ?? '')
-  return LISTING_WORDS.test(text) && !/scope/i.test(text)
+  return NAMES_LISTING.test(text) && DENIES_ACCESS.test(text) && !/scope/i.test(text)
 }
 
 export const defaultInterpretation: Interpretation = {

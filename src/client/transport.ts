@@ -32,7 +32,8 @@ export const xhrTransport: Transport = ({ method, url, headers, body, signal, on
   new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest()
     xhr.open(method, url)
-    xhr.responseType = 'blob'
+    // An ArrayBuffer, not a Blob: a DOM Blob need not be readable by the Response of another realm.
+    xhr.responseType = 'arraybuffer'
     headers.forEach((value, name) => xhr.setRequestHeader(name, value))
     const expected = bodySize(body)
     if (onUploadProgress) {
@@ -46,7 +47,7 @@ export const xhrTransport: Transport = ({ method, url, headers, body, signal, on
       settle()
       const nullBody = [101, 204, 205, 304].includes(xhr.status)
       resolve(
-        new Response(nullBody ? null : (xhr.response as Blob), {
+        new Response(nullBody ? null : (xhr.response as ArrayBuffer), {
           status: xhr.status,
           statusText: xhr.statusText,
           headers: parseHeaders(xhr.getAllResponseHeaders()),
@@ -65,10 +66,11 @@ export const xhrTransport: Transport = ({ method, url, headers, body, signal, on
     xhr.send(body as XMLHttpRequestBodyInit | undefined)
   })
 
-/** Picks the transport: XMLHttpRequest where upload progress is wanted and it exists. */
-export function chooseTransport(wantsProgress: boolean, fetchImpl?: typeof fetch): Transport {
+/** Picks the transport: XMLHttpRequest for an upload whose progress is wanted, where it exists. */
+export function chooseTransport(request: Pick<TransportRequest, 'body' | 'onUploadProgress'>, fetchImpl?: typeof fetch): Transport {
+  const upload = typeof FormData !== 'undefined' && request.body instanceof FormData
   const canXhr = typeof XMLHttpRequest === 'function' && !fetchImpl
-  return wantsProgress && canXhr ? xhrTransport : fetchTransport(fetchImpl)
+  return upload && request.onUploadProgress && canXhr ? xhrTransport : fetchTransport(fetchImpl)
 }
 
 function parseHeaders(raw: string): Headers {

@@ -108,6 +108,17 @@ export type ToolResult<T extends ToolId> = T extends SyncToolId ? Result<T> : Jo
 
 const byId = new Map<string, Tool>(TOOLS.map((tool) => [tool.id, tool]))
 
+/** The input fields the catalogue checks, across all tools (`file` for the upload). */
+export type InputField = { [T in ToolId]: Extract<keyof ToolOf<T>['input']['shape'], string> }[ToolId]
+
+/** The fields one tool's input names, in the catalogue's order. */
+export function inputFields(tool: ToolId): InputField[] {
+  return Object.keys(getTool(tool).input.shape) as InputField[]
+}
+
+/** Every named field of every tool, once each. */
+export const INPUT_FIELDS: readonly InputField[] = [...new Set(TOOLS.flatMap((tool) => inputFields(tool.id)))]
+
 /** The catalogue row of `id`, or undefined for an unknown id. */
 export function getTool<T extends ToolId>(id: T): ToolOf<T>
 export function getTool(id: string): Tool | undefined

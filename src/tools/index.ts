@@ -1,7 +1,10 @@
-export { TOOLS, getTool } from './catalogue.js'
+// The catalogue layer, with the client layer beneath it (upper layers import only from here).
+export * from '../client/index.js'
+export { getTool, INPUT_FIELDS, inputFields, TOOLS } from './catalogue.js'
 export type {
   DeferredToolId,
   FileToolId,
+  InputField,
   ListingToolId,
   Scope,
   SyncToolId,

@@ -1,0 +1,28 @@
+// `npm run size`: what an import costs a partner's bundle, measured on the BUILT dist/
+// (run `npm run build` first). Each check bundles the import with every dependency it pulls in
+// (zod, react-dropzone), minifies and gzips it. Peers (react, react-dom, @tanstack/react-query,
+// msw) are left out: size-limit reads them from package.json's peerDependencies.
+module.exports = [
+  {
+    name: "import { createToolsClient } from '@cabinet/tools-react/client'",
+    path: 'dist/entries/client.js',
+    import: '{ createToolsClient }',
+    gzip: true,
+    limit: '10 kB',
+  },
+  // Enable once the provider, hooks and components are exported from the root entry:
+  // {
+  //   name: "import { ToolsProvider, useValuationReport } from '@cabinet/tools-react'",
+  //   path: 'dist/entries/index.js',
+  //   import: '{ ToolsProvider, useValuationReport }',
+  //   gzip: true,
+  //   limit: '12 kB',
+  // },
+  // {
+  //   name: "import { ToolRunner } from '@cabinet/tools-react'",
+  //   path: 'dist/entries/index.js',
+  //   import: '{ ToolRunner }',
+  //   gzip: true,
+  //   limit: '22 kB',
+  // },
+]

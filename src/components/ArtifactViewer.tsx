@@ -1,0 +1,192 @@
+'use client'
+import { useId, useState, useSyncExternalStore, type ReactNode } from 'react'
+import { useArtifact, useToolsContext, type ArtifactKind, type Messages } from '../react/index.js'
+import { artifactFileName, opensSafelyInATab } from './artifactFile.js'
+import { cx } from './classNames.js'
+import { ErrorNotice } from './ErrorNotice.js'
+import { useFormat } from './format.js'
+import { DownloadIcon, ExternalLinkIcon, FileIcon } from './icons.js'
+
+export interface ArtifactViewerProps {
+  /**
+   * A result link, as in `result.artifacts` or `job.artifacts`. It is downloaded with the
+   * provider's key (sent to the service's origin only), so it works for every tool's links.
+   */
+  url: string
+  /** What the file shows: the image's alt text and the frame's title. Defaults name the kind of file. */
+  title?: string
+  className?: string
+}
+
+/**
+ * Shows a result file: an image in `<img>`, a video in `<video controls>`, a PDF in a frame,
+ * an HTML page in a fully sandboxed frame (no scripts, no same-origin), anything else as a
+ * file card. Every file gets a download link named after the link's last path segment, and
+ * passive types an "open in a new tab" link. While it downloads it says so (`aria-busy`);
+ * a failure is explained by an `<ErrorNotice>`, with "Try again" where a retry can help.
+ *
+ * Classes: `ct-artifact-viewer`, parts `__status`, `__preview`, `__image`, `__video`,
+ * `__frame` (`__frame--pdf`, `__frame--html`), `__bar`, `__file-icon`, `__info`, `__name`,
+ * `__meta`, `__actions`, `__download`, `__open`. `data-state`: `loading` | `ready` | `error`;
+ * `data-kind` (when ready): `image` | `video` | `pdf` | `html` | `file`.
+ *
+ * Pages that set a Content-Security-Policy must allow `blob:` in `img-src`, `media-src` and
+ * `frame-src`: previews are shown from object URLs of the downloaded files.
+ *
+ * @example
+ * {job.artifacts.map((url) => <ArtifactViewer key={url} url={url} />)}
+ */
+export function ArtifactViewer(props: ArtifactViewerProps) {
+  // A retry mounts the view afresh: its query, failed and holding no file, fetches again on mount.
+  const [attempt, setAttempt] = useState(0)
+  return <ArtifactView key={attempt} {...props} onRetry={() => setAttempt((count) => count + 1)} />
+}
+
+function ArtifactView({ url, title, className, onRetry }: ArtifactViewerProps & { onRetry: () => void }) {
+  const { messages } = useToolsContext()
+  const format = useFormat()
+  const { objectUrl, blob, kind, error } = useArtifact(url)
+  const canShowPdf = usePdfViewer()
+  const nameId = useId()
+  const classes = cx('ct-artifact-viewer', className)
+
+  if (error || !url) {
+    return (
+      <div className={classes} data-state="error">
+        {error ? (
+          <ErrorNotice error={error} onRetry={onRetry} />
+        ) : (
+          <p className="ct-artifact-viewer__status" role="alert">
+            {messages.artifact.failed}
+          </p>
+        )}
+      </div>
+    )
+  }
+
+  if (!objectUrl || !blob || !kind) {
+    return (
+      <div className={classes} data-state="loading" aria-busy="true">
+        <p className="ct-artifact-viewer__status" role="status">
+          <span className="ct-artifact-viewer__spinner" aria-hidden="true" />
+          {messages.artifact.loading}
+        </p>
+      </div>
+    )
+  }
+
+  const fileName = artifactFileName(url, blob.type)
+  const preview = previewOf({ kind, objectUrl, fileName, title, messages, canShowPdf })
+
+  return (
+    <figure className={classes} data-state="ready" data-kind={kind}>
+      {preview && <div className="ct-artifact-viewer__preview">{preview}</div>}
+      <figcaption className="ct-artifact-viewer__bar">
+        {!preview && <FileIcon className="ct-artifact-viewer__file-icon" />}
+        <span className="ct-artifact-viewer__info">
+          <span className="ct-artifact-viewer__name" id={nameId} title={fileName}>
+            {fileName}
+          </span>{' '}
+          <span className="ct-artifact-viewer__meta">
+            {messages.artifact.kinds[kind]} · {format.bytes(blob.size)}
+          </span>
+        </span>{' '}
+        <span className="ct-artifact-viewer__actions">
+          {/* Described by the file name: a page of several viewers has several "Download" links. */}
+          <a
+            className="ct-button ct-button--secondary ct-artifact-viewer__download"
+            href={objectUrl}
+            download={fileName}
+            aria-describedby={nameId}
+          >
+            <DownloadIcon />
+            {messages.artifact.download}
+          </a>
+          {opensSafelyInATab(blob.type) && (
+            <>
+              {' '}
+              <a
+                className="ct-button ct-button--quiet ct-artifact-viewer__open"
+                href={objectUrl}
+                target="_blank"
+                rel="noopener noreferrer"
+                aria-describedby={nameId}
+              >
+                <ExternalLinkIcon />
+                {messages.artifact.openInNewTab}
+              </a>
+            </>
+          )}
+        </span>
+      </figcaption>
+    </figure>
+  )
+}
+
+interface PreviewInput {
+  kind: ArtifactKind
+  objectUrl: string
+  fileName: string
+  title: string | undefined
+  messages: Messages
+  canShowPdf: boolean
+}
+
+/** The file shown in place, or null when only the card and its download can help. */
+function previewOf({ kind, objectUrl, fileName, title, messages, canShowPdf }: PreviewInput): ReactNode {
+  switch (kind) {
+    case 'image':
+      return <img className="ct-artifact-viewer__image" src={objectUrl} alt={title ?? messages.artifact.kinds.image} />
+    case 'video':
+      return (
+        <video
+          className="ct-artifact-viewer__video"
+          src={objectUrl}
+          controls
+          playsInline
+          preload="metadata"
+          aria-label={title ?? messages.artifact.kinds.video}
+        />
+      )
+    case 'pdf':
+      // Browsers without a PDF viewer (most phones) would show an empty frame: the card's links serve instead.
+      return canShowPdf ? (
+        <iframe
+          className="ct-artifact-viewer__frame ct-artifact-viewer__frame--pdf"
+          src={objectUrl}
+          title={title ?? `${messages.artifact.kinds.pdf}: ${fileName}`}
+          width="100%"
+          height="480"
+        />
+      ) : null
+    case 'html':
+      return (
+        // The page is generated content from the network, and a blob: URL carries the host's
+        // origin. An empty sandbox gives the frame an opaque origin and no scripts, forms, popups
+        // or top navigation: the page is looked at, never run. Adding allow-scripts together with
+        // allow-same-origin would let it remove its own sandbox and act as the partner's site.
+        <iframe
+          className="ct-artifact-viewer__frame ct-artifact-viewer__frame--html"
+          src={objectUrl}
+          sandbox=""
+          referrerPolicy="no-referrer"
+          title={title ?? messages.artifact.iframeTitle}
+          width="100%"
+          height="480"
+        />
+      )
+    default:
+      return null
+  }
+}
+
+const noSubscription = () => () => {}
+
+/** False where the browser says it cannot show PDFs inline; true on the server and where it does not say. */
+function usePdfViewer(): boolean {
+  return useSyncExternalStore(
+    noSubscription,
+    () => (navigator as { pdfViewerEnabled?: boolean }).pdfViewerEnabled !== false,
+    () => true,
+  )
+}

@@ -1,0 +1,188 @@
+'use client'
+import { forwardRef, type MouseEvent } from 'react'
+import {
+  defaultInterpretation,
+  isToolsError,
+  useToolsContext,
+  type Messages,
+  type ToolsError,
+  type ToolsErrorKind,
+} from '../react/index.js'
+import { cx } from './classNames.js'
+import { useFormat } from './format.js'
+import { AlertIcon, CloseIcon } from './icons.js'
+import { fieldLabel, issueMessage } from './issues.js'
+import { useCountdown } from './useCountdown.js'
+
+/** A `ToolsError`'s kind, or `unknown` for anything else thrown. */
+type NoticeKind = ToolsErrorKind | 'unknown'
+
+/** Kinds a repeat of the same call can fix (after a wait, a top-up, a reconnect): these offer "Try again". */
+const RETRYABLE: ReadonlySet<NoticeKind> = new Set([
+  'billing',
+  'rate-limit',
+  'server',
+  'network',
+  'job-failed',
+  'aborted',
+  'unknown',
+])
+
+/** Kinds whose body may carry the service's own explanation, worth quoting. */
+const QUOTES_SERVICE: ReadonlySet<NoticeKind> = new Set(['bad-request', 'job-failed'])
+
+export interface ErrorNoticeProps {
+  /** What was thrown: a `ToolsError` is explained by its kind, anything else in general terms. */
+  error: unknown
+  /**
+   * Shows "Try again" for errors a repeat can fix. Pass the hook's `retry`: it sends the same
+   * call with the same Idempotency-Key, so a call that went through is not billed twice.
+   * For a rate limit the button stays disabled until the Retry-After wait is over.
+   */
+  onRetry?: () => void
+  /** Shows a close button. */
+  onDismiss?: () => void
+  /** The id of each field's control: each validation problem then links to its field. */
+  fieldId?: (field: string) => string | undefined
+  className?: string
+}
+
+/**
+ * Says what went wrong and what the person can do, one message per kind of error
+ * (`role="alert"`). It takes focus programmatically (`tabIndex={-1}`): pass a ref and call
+ * `focus()` to move focus to it after a failed submit.
+ *
+ * Classes: `ct-error-notice` and its parts `__icon`, `__content`, `__title`, `__body`,
+ * `__detail`, `__issues`, `__action`, `__meta`, `__actions`, `__dismiss`. `data-kind` holds
+ * the kind (`unknown` for anything not a `ToolsError`); `data-state` the rate-limit wait
+ * (`waiting` | `ready`).
+ *
+ * @example
+ * const { run, retry, error } = usePdfCreate()
+ * {error && <ErrorNotice error={error} onRetry={retry} />}
+ */
+export const ErrorNotice = forwardRef<HTMLDivElement, ErrorNoticeProps>(function ErrorNotice(
+  { error, onRetry, onDismiss, fieldId, className },
+  ref,
+) {
+  const { messages, billingUrl } = useToolsContext()
+  const format = useFormat()
+  const toolsError = isToolsError(error) ? error : undefined
+  const kind: NoticeKind = toolsError?.kind ?? 'unknown'
+  const text = describe(messages, kind, toolsError)
+
+  const retryAfter = kind === 'rate-limit' ? toolsError?.retryAfter : undefined
+  const remaining = useCountdown(retryAfter ?? 0, error)
+  const waiting = remaining > 0
+  const rateLimitText = messages.errors['rate-limit']
+
+  const detail =
+    toolsError && QUOTES_SERVICE.has(kind) ? defaultInterpretation.errorMessage(toolsError.body) : undefined
+  const billingLink = kind === 'billing' ? billingUrl : undefined
+  const offersRetry = Boolean(onRetry) && RETRYABLE.has(kind)
+
+  return (
+    <div
+      ref={ref}
+      role="alert"
+      tabIndex={-1}
+      className={cx('ct-error-notice', className)}
+      data-kind={kind}
+      data-state={retryAfter === undefined ? undefined : waiting ? 'waiting' : 'ready'}
+    >
+      <AlertIcon className="ct-error-notice__icon" />
+      <div className="ct-error-notice__content">
+        <p className="ct-error-notice__title">
+          <strong>{text.title}</strong>
+        </p>
+        <p className="ct-error-notice__body">{text.body}</p>
+        {detail && <p className="ct-error-notice__detail">{messages.errors.serviceSaid(detail)}</p>}
+        {kind === 'validation' && toolsError && <IssueList error={toolsError} messages={messages} fieldId={fieldId} />}
+        {retryAfter === undefined ? (
+          <p className="ct-error-notice__action">{text.action}</p>
+        ) : (
+          // Ticks every second: kept out of the alert's announcements, read on demand instead.
+          <p className="ct-error-notice__action" aria-live="off">
+            {waiting ? rateLimitText.wait(format.duration(Math.ceil(remaining / 1000) * 1000)) : rateLimitText.ready}
+          </p>
+        )}
+        {toolsError?.requestId && (
+          <p className="ct-error-notice__meta">{messages.errors.requestId(toolsError.requestId)}</p>
+        )}
+        {(billingLink || offersRetry) && (
+          <div className="ct-error-notice__actions">
+            {billingLink && (
+              <a className="ct-button" href={billingLink} rel="noopener">
+                {messages.errors.billing.link}
+              </a>
+            )}
+            {/* Keeps the link and the button apart with no stylesheet. */}
+            {billingLink && offersRetry && ' '}
+            {offersRetry && (
+              <button type="button" className="ct-button ct-button--secondary" disabled={waiting} onClick={onRetry}>
+                {messages.errors.retry}
+              </button>
+            )}
+          </div>
+        )}
+      </div>
+      {onDismiss && (
+        <button
+          type="button"
+          className="ct-error-notice__dismiss"
+          aria-label={messages.errors.dismiss}
+          onClick={onDismiss}
+        >
+          <CloseIcon />
+        </button>
+      )}
+    </div>
+  )
+})
+
+function describe(messages: Messages, kind: NoticeKind, error: ToolsError | undefined) {
+  if (kind !== 'scope') return messages.errors[kind]
+  const scope = messages.errors.scope
+  return { ...scope, body: scope.body(error?.scope) }
+}
+
+interface IssueListProps {
+  error: ToolsError
+  messages: Messages
+  fieldId: ErrorNoticeProps['fieldId']
+}
+
+/** One line per problem, each naming its field; a link to the field when its id is known. */
+function IssueList({ error, messages, fieldId }: IssueListProps) {
+  return (
+    <ul className="ct-error-notice__issues">
+      {error.issues.map((issue, index) => {
+        const label = fieldLabel(messages, issue.field)
+        const problem = issueMessage(messages, issue)
+        const line = label ? messages.errors.validation.issue(label, problem) : problem
+        const id = fieldId?.(issue.field)
+        return (
+          <li key={`${issue.field}:${index}`}>
+            {id ? (
+              <a href={`#${id}`} onClick={focusField(id)}>
+                {line}
+              </a>
+            ) : (
+              line
+            )}
+          </li>
+        )
+      })}
+    </ul>
+  )
+}
+
+/** Focuses the field itself: following `#id` alone would scroll to it and touch the URL's hash. */
+function focusField(id: string) {
+  return (event: MouseEvent<HTMLAnchorElement>) => {
+    const field = event.currentTarget.ownerDocument.getElementById(id)
+    if (!field) return
+    event.preventDefault()
+    field.focus()
+  }
+}

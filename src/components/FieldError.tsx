@@ -1,0 +1,33 @@
+'use client'
+import { useToolsContext } from '../react/index.js'
+import { cx } from './classNames.js'
+import { issueFor, issueMessage } from './issues.js'
+
+export interface FieldErrorProps {
+  /** The error of the last run; only a validation error with a problem for `field` shows anything. */
+  error: unknown
+  /** The input field, as in `ValidationIssue.field`, e.g. `city` or `file`. */
+  field: string
+  /** Also give it to the control's `aria-describedby`, so the problem is read with the field. */
+  id: string
+  className?: string
+}
+
+/**
+ * A field's validation problem, for showing under the field (class `ct-field-error`).
+ * Renders nothing while the field is fine.
+ *
+ * @example
+ * <input id="city" aria-describedby="city-error" />
+ * <FieldError error={error} field="city" id="city-error" />
+ */
+export function FieldError({ error, field, id, className }: FieldErrorProps) {
+  const { messages } = useToolsContext()
+  const issue = issueFor(error, field)
+  if (!issue) return null
+  return (
+    <p id={id} className={cx('ct-field-error', className)}>
+      {issueMessage(messages, issue)}
+    </p>
+  )
+}

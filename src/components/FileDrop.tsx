@@ -1,0 +1,303 @@
+'use client'
+import { useEffect, useId, useRef, useState } from 'react'
+import { useDropzone, type Accept, type FileRejection } from 'react-dropzone'
+import { useToolsContext, type FileToolId, type Messages, type UploadProgress } from '../react/index.js'
+import { cx } from './classNames.js'
+import { acceptedTypeNames, defaultMaxSize, isPreviewable, toolAccept } from './fileAccept.js'
+import { useFormat, type Format } from './format.js'
+import { CloseIcon, FileIcon, UploadIcon } from './icons.js'
+
+export interface FileDropProps {
+  /** The file tool the file is for: its catalogue row's `accept` is the default of `accept`. */
+  tool?: FileToolId
+  /**
+   * Accepted types in react-dropzone's form, e.g. `{ 'image/*': ['.png', '.jpg'] }`. Default:
+   * the `tool`'s types from the catalogue; with neither, any type.
+   */
+  accept?: Accept
+  /**
+   * Largest file accepted, in bytes. Default 200 MB when video (or any type) is accepted,
+   * 20 MB otherwise (images, PDF, documents). The service publishes no limit: set your own.
+   */
+  maxSize?: number
+  /** The selected file (controlled). */
+  file: File | null
+  /** Called with a file that passed the checks, or `null` when the person removes it. */
+  onFileChange(file: File | null): void
+  /** Bytes sent so far, while `uploading`; `null` shows a bar with no value until the first report. */
+  progress?: UploadProgress | null
+  /** Shows the progress bar and Cancel, and locks the selection. */
+  uploading?: boolean
+  /** Shows a Cancel button while uploading. */
+  onCancel?: () => void
+  /** Locks the drop area (e.g. while a run is in flight). */
+  disabled?: boolean
+  /** Id of the drop area (a `<button>`): for links from a validation notice, or `<label htmlFor>`. */
+  id?: string
+  /** Ids of more text describing the drop area, e.g. a `<FieldError>`. */
+  'aria-describedby'?: string
+  /** Marks the drop area invalid, e.g. when the last run reported a problem with the file. */
+  invalid?: boolean
+  className?: string
+}
+
+/** The drop area's state, in `data-state`. */
+export type FileDropState = 'idle' | 'dragging' | 'selected' | 'rejected' | 'uploading' | 'disabled'
+
+/**
+ * The file picker every upload is built on (controlled: you hold the file). Drag a file onto
+ * it, click it, or focus it and press Enter or Space to open the system picker. One file at
+ * a time; a file of the wrong type, too large, or more than one file is refused before any
+ * request, with the reason shown and announced (`role="alert"`). The chosen file shows its
+ * name, size, a preview for images and a Remove button; while `uploading`, a byte progress
+ * bar ("Uploading 1.2 MB of 3.4 MB") and Cancel.
+ *
+ * Classes: `ct-file-drop` and its parts `__input`, `__zone`, `__icon`, `__prompt`,
+ * `__choose`, `__hint`, `__rejection`, `__file`, `__preview`, `__file-icon`, `__details`,
+ * `__name`, `__size`, `__remove`, `__progress`, `__progress-bar`, `__progress-text`,
+ * `__cancel`. `data-state`: `idle` | `dragging` | `selected` | `rejected` | `uploading` |
+ * `disabled`.
+ *
+ * @example
+ * const [file, setFile] = useState<File | null>(null)
+ * <FileDrop tool="photo/enhance" file={file} onFileChange={setFile} />
+ */
+export function FileDrop({
+  tool,
+  accept: acceptProp,
+  maxSize: maxSizeProp,
+  file,
+  onFileChange,
+  progress = null,
+  uploading = false,
+  onCancel,
+  disabled = false,
+  id,
+  'aria-describedby': describedBy,
+  invalid = false,
+  className,
+}: FileDropProps) {
+  const { messages } = useToolsContext()
+  const format = useFormat()
+  const accept = acceptProp ?? toolAccept(tool)
+  const maxSize = maxSizeProp ?? defaultMaxSize(accept)
+  const locked = disabled || uploading
+  const [rejection, setRejection] = useState<string | null>(null)
+  const ids = useId()
+  const promptId = `${ids}-prompt`
+  const hintId = `${ids}-hint`
+  const rejectionId = `${ids}-rejection`
+
+  const { getRootProps, getInputProps, isDragActive, rootRef } = useDropzone({
+    accept,
+    maxSize,
+    multiple: false,
+    disabled: locked,
+    // A native <button> opens the picker on Enter and Space by itself (see below).
+    noKeyboard: true,
+    onDrop(accepted, rejected) {
+      if (accepted.length + rejected.length > 1) {
+        setRejection(messages.upload.rejected.count)
+        return
+      }
+      const [chosen] = accepted
+      if (chosen) {
+        setRejection(null)
+        onFileChange(chosen)
+        return
+      }
+      if (rejected[0]) setRejection(rejectionReason(rejected[0], messages, format, maxSize))
+    },
+  })
+
+  // Removing the file or cancelling the upload takes away the button that had focus: give it
+  // to the drop area, once it is enabled again, so keyboard users are not sent to the page top.
+  const refocus = useRef(false)
+  useEffect(() => {
+    if (!refocus.current || locked) return
+    refocus.current = false
+    rootRef.current?.focus()
+  }, [locked, file, rootRef])
+
+  const remove = () => {
+    refocus.current = true
+    setRejection(null)
+    onFileChange(null)
+  }
+  const cancel = () => {
+    refocus.current = true
+    onCancel?.()
+  }
+
+  const state: FileDropState = uploading
+    ? 'uploading'
+    : disabled
+      ? 'disabled'
+      : isDragActive
+        ? 'dragging'
+        : rejection
+          ? 'rejected'
+          : file
+            ? 'selected'
+            : 'idle'
+  const typeNames = accept ? acceptedTypeNames(accept) : []
+  const describedByIds = [hintId, rejection && rejectionId, describedBy].filter(Boolean).join(' ')
+
+  return (
+    <div className={cx('ct-file-drop', className)} data-state={state}>
+      <input
+        {...getInputProps({
+          className: 'ct-file-drop__input',
+          // The drop area below is the control people use; this input only hosts the picker.
+          'aria-hidden': true,
+          'aria-label': messages.upload.choose,
+        })}
+      />
+      <button
+        {...getRootProps({
+          type: 'button',
+          // react-dropzone would mark the root `presentation`; it is the control here.
+          role: 'button',
+          id,
+          className: 'ct-file-drop__zone',
+          disabled: locked,
+          'aria-labelledby': promptId,
+          'aria-describedby': describedByIds,
+          'aria-invalid': invalid || Boolean(rejection) || undefined,
+        })}
+      >
+        <UploadIcon className="ct-file-drop__icon" />
+        <span className="ct-file-drop__prompt" id={promptId}>
+          {isDragActive ? messages.upload.dropActive : messages.upload.drop}
+        </span>
+        <span className="ct-file-drop__choose" aria-hidden="true">
+          {messages.upload.choose}
+        </span>
+        <span className="ct-file-drop__hint" id={hintId}>
+          {typeNames.length > 0 && <span>{messages.upload.accepted(format.list(typeNames, 'or'))}</span>}
+          {typeNames.length > 0 && <span aria-hidden="true"> · </span>}
+          <span>{messages.upload.maxSize(format.bytes(maxSize))}</span>
+        </span>
+      </button>
+      {/* Always in the page, so screen readers announce a reason the moment it appears. */}
+      <div className="ct-file-drop__rejection" id={rejectionId} role="alert">
+        {rejection}
+      </div>
+      {file && <SelectedFile file={file} canRemove={!locked} onRemove={remove} />}
+      {uploading && (
+        <div className="ct-file-drop__progress">
+          <UploadBar progress={progress} messages={messages} format={format} />
+          {onCancel && (
+            <button type="button" className="ct-button ct-button--secondary ct-file-drop__cancel" onClick={cancel}>
+              {messages.upload.cancel}
+            </button>
+          )}
+        </div>
+      )}
+    </div>
+  )
+}
+
+function rejectionReason(rejection: FileRejection, messages: Messages, format: Format, maxSize: number): string {
+  const codes = rejection.errors.map((error) => error.code)
+  const name = rejection.file.name
+  if (codes.includes('too-many-files')) return messages.upload.rejected.count
+  // A file can be both; its type is the first thing to fix.
+  if (codes.includes('file-invalid-type')) return messages.upload.rejected.type(name)
+  if (codes.includes('file-too-large')) return messages.upload.rejected.size(name, format.bytes(maxSize))
+  return messages.upload.rejected.type(name)
+}
+
+interface SelectedFileProps {
+  file: File
+  canRemove: boolean
+  onRemove(): void
+}
+
+/** The chosen file: a thumbnail for images (a file icon otherwise), its name and size, Remove. */
+function SelectedFile({ file, canRemove, onRemove }: SelectedFileProps) {
+  const { messages } = useToolsContext()
+  const format = useFormat()
+  const preview = usePreviewUrl(file)
+  const [broken, setBroken] = useState<string | null>(null)
+  const showPreview = preview !== undefined && broken !== preview
+
+  return (
+    <div className="ct-file-drop__file">
+      {showPreview ? (
+        // The name is right beside it: the thumbnail adds nothing for a screen reader.
+        <img
+          className="ct-file-drop__preview"
+          src={preview}
+          alt=""
+          width={48}
+          height={48}
+          onError={() => setBroken(preview)}
+        />
+      ) : (
+        <FileIcon className="ct-file-drop__file-icon" />
+      )}
+      <span className="ct-file-drop__details">
+        <span className="ct-file-drop__name">{file.name}</span>{' '}
+        <span className="ct-file-drop__size">{format.bytes(file.size)}</span>
+      </span>
+      {canRemove && (
+        <button
+          type="button"
+          className="ct-button ct-button--quiet ct-file-drop__remove"
+          aria-label={messages.upload.remove(file.name)}
+          onClick={onRemove}
+        >
+          <CloseIcon />
+        </button>
+      )}
+    </div>
+  )
+}
+
+/** An object URL for an image file, made after render and revoked when the file changes or leaves. */
+function usePreviewUrl(file: File): string | undefined {
+  const [preview, setPreview] = useState<{ file: File; url: string } | null>(null)
+  useEffect(() => {
+    if (!isPreviewable(file) || typeof URL.createObjectURL !== 'function') return
+    const url = URL.createObjectURL(file)
+    // eslint-disable-next-line react-hooks/set-state-in-effect -- syncing with the browser's URL store
+    setPreview({ file, url })
+    return () => {
+      URL.revokeObjectURL(url)
+      setPreview(null)
+    }
+  }, [file])
+  // Until the effect has run for a new file, the old file's URL is not shown for it.
+  return preview?.file === file ? preview.url : undefined
+}
+
+interface UploadBarProps {
+  progress: UploadProgress | null
+  messages: Messages
+  format: Format
+}
+
+/** Bytes sent of the upload; no value (an indeterminate bar) until the first report arrives. */
+function UploadBar({ progress, messages, format }: UploadBarProps) {
+  const known = progress !== null && progress.total > 0
+  return (
+    <>
+      {known ? (
+        <progress
+          className="ct-progress ct-file-drop__progress-bar"
+          aria-label={messages.upload.progressLabel}
+          value={Math.min(progress.loaded, progress.total)}
+          max={progress.total}
+        />
+      ) : (
+        <progress className="ct-progress ct-file-drop__progress-bar" aria-label={messages.upload.progressLabel} />
+      )}
+      <span className="ct-file-drop__progress-text">
+        {known
+          ? messages.upload.uploading(format.bytes(Math.min(progress.loaded, progress.total)), format.bytes(progress.total))
+          : messages.phase.submitting}
+      </span>
+    </>
+  )
+}

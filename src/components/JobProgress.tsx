@@ -1,0 +1,175 @@
+'use client'
+import { useMemo, useState } from 'react'
+import {
+  jobFailedError,
+  useJob,
+  useToolsContext,
+  type DeferredToolId,
+  type Job,
+  type JobPhase,
+  type ToolId,
+} from '../react/index.js'
+import { ArtifactViewer } from './ArtifactViewer.js'
+import { cx } from './classNames.js'
+import { ErrorNotice } from './ErrorNotice.js'
+import { useFormat } from './format.js'
+import { AlertIcon } from './icons.js'
+import { useElapsed } from './useElapsed.js'
+
+interface JobProgressOptions {
+  /** Milliseconds between polls (with `tool` and `jobId`); default the provider's. */
+  pollInterval?: number
+  /** Show the job's files, each in an `<ArtifactViewer>`, once it has succeeded. Default true. */
+  showArtifacts?: boolean
+  /** When the job started, in ms since the epoch; default when this component first rendered. */
+  startedAt?: number
+  /** Offers "Try again" on a failed job: pass the tool hook's `retry`. */
+  onRetry?: () => void
+  className?: string
+}
+
+/** Follows a job by id, polling it until it ends. */
+interface PolledJob {
+  tool: DeferredToolId
+  jobId: string
+  job?: undefined
+}
+
+/** Shows a job read elsewhere (e.g. `useTool().job`); nothing is polled. */
+interface GivenJob {
+  job: Job
+  tool?: undefined
+  jobId?: undefined
+}
+
+export type JobProgressProps = JobProgressOptions & (PolledJob | GivenJob)
+
+/** `data-state`: before the first read, a job's phase, or why there is no job to show. */
+type JobProgressState = 'checking' | JobPhase | 'not-found' | 'error'
+
+/**
+ * A deferred job's live status: the tool, the phase (with the service's own status word while
+ * it runs), the elapsed time, a progress bar (`role="progressbar"`, with a value only when the
+ * service reports one), and — once it has succeeded — its files. Screen readers hear each new
+ * phase once, through a polite live region; a failure or a job the key cannot see is explained
+ * in place.
+ *
+ * Classes: `ct-job-progress`, parts `__header`, `__indicator`, `__title`, `__phase`, `__status`,
+ * `__bar`, `__meta`, `__elapsed`, `__separator`, `__percent`, `__announcer`, `__notice`, `__artifacts`,
+ * `__artifact`. `data-state`: `checking` | `pending` | `running` | `succeeded` | `failed` |
+ * `not-found` | `error`.
+ *
+ * @example
+ * const { run, job, retry } = useVideoCreate()
+ * {job && <JobProgress job={job} onRetry={retry} />}
+ * // or, from an id kept elsewhere:
+ * <JobProgress tool="video/create" jobId={jobId} />
+ */
+export function JobProgress(props: JobProgressProps) {
+  const { pollInterval, showArtifacts = true, startedAt, onRetry, className } = props
+  const { messages } = useToolsContext()
+  const format = useFormat()
+  const given = props.job
+  const tool = given?.tool ?? props.tool
+  // Always called (hooks cannot be conditional); with a given job it has no id, so it stays idle.
+  const query = useJob(tool as DeferredToolId, given ? null : props.jobId, { pollInterval })
+  const job = given ?? query.data
+  const error = given ? null : query.error
+
+  const terminal = job?.phase === 'succeeded' || job?.phase === 'failed'
+  const state: JobProgressState =
+    error?.kind === 'not-found' ? 'not-found' : error ? 'error' : (job?.phase ?? 'checking')
+
+  const elapsed = useElapsed(startedAt, !terminal && !error)
+  // A job first seen finished has no known duration: show none rather than a made-up "0:00".
+  const [sawActive, setSawActive] = useState(false)
+  if (job && !terminal && !sawActive) setSawActive(true)
+  const showElapsed = startedAt !== undefined || sawActive
+
+  // Each phase is announced once, when it is reached: polls that change nothing say nothing.
+  const [announced, setAnnounced] = useState<{ phase?: JobPhase; text: string }>({ text: '' })
+  if (job && job.phase !== announced.phase) setAnnounced({ phase: job.phase, text: messages.job.announce[job.phase] })
+
+  const failure = useMemo(() => (job?.phase === 'failed' ? jobFailedError(job) : undefined), [job])
+
+  const fraction = job?.phase === 'succeeded' ? 1 : terminal ? undefined : job?.progress
+  const percent = fraction === undefined ? undefined : Math.round(fraction * 100)
+  const showBar = state === 'checking' || state === 'pending' || state === 'running' || state === 'succeeded'
+  const detail = job?.phase === 'running' && job.status.toLowerCase() !== 'running' ? job.status : undefined
+
+  return (
+    <div className={cx('ct-job-progress', className)} data-state={state}>
+      <div className="ct-job-progress__header">
+        <span className="ct-job-progress__indicator" aria-hidden="true" />
+        <p className="ct-job-progress__title">
+          <strong>{messages.tools[tool as ToolId]?.title ?? tool}</strong>
+        </p>{' '}
+        {(job || state === 'checking') && (
+          <p className="ct-job-progress__phase">
+            {job ? messages.phase[job.phase] : messages.job.checking}
+            {detail && (
+              <>
+                {' '}
+                <span className="ct-job-progress__status">({detail})</span>
+              </>
+            )}
+          </p>
+        )}
+      </div>
+
+      {showBar && (
+        <progress
+          className="ct-progress ct-job-progress__bar"
+          aria-label={messages.job.progressLabel}
+          max={100}
+          value={percent}
+          // Only a reported number is a value: without one the bar is indeterminate, not "0%".
+          aria-valuenow={percent}
+          aria-valuetext={fraction === undefined ? undefined : messages.job.progress(format.percent(fraction))}
+        />
+      )}
+
+      {(showElapsed || (fraction !== undefined && !terminal)) && (
+        <p className="ct-job-progress__meta">
+          {showElapsed && (
+            // Ticks every second; not a live region, so it is read on demand only.
+            <span className="ct-job-progress__elapsed" suppressHydrationWarning>
+              {messages.job.elapsed(format.clock(elapsed))}
+            </span>
+          )}
+          {showElapsed && fraction !== undefined && !terminal && (
+            <span className="ct-job-progress__separator" aria-hidden="true">
+              {' · '}
+            </span>
+          )}
+          {fraction !== undefined && !terminal && (
+            <span className="ct-job-progress__percent">{messages.job.progress(format.percent(fraction))}</span>
+          )}
+        </p>
+      )}
+
+      <p className="ct-visually-hidden ct-job-progress__announcer" aria-live="polite" aria-atomic="true">
+        {announced.text}
+      </p>
+
+      {state === 'not-found' && (
+        <p className="ct-job-progress__notice" role="alert">
+          <AlertIcon />
+          <span>{messages.job.notFound}</span>
+        </p>
+      )}
+      {state === 'error' && <ErrorNotice error={error} onRetry={() => void query.refetch()} />}
+      {failure && <ErrorNotice error={failure} onRetry={onRetry} />}
+
+      {showArtifacts && job?.phase === 'succeeded' && job.artifacts.length > 0 && (
+        <ul className="ct-job-progress__artifacts" aria-label={messages.runner.artifacts}>
+          {job.artifacts.map((url) => (
+            <li key={url} className="ct-job-progress__artifact">
+              <ArtifactViewer url={url} />
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  )
+}

@@ -1,0 +1,194 @@
+'use client'
+import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react'
+import type { Accept } from 'react-dropzone'
+import {
+  useTool,
+  useToolsContext,
+  type FileToolId,
+  type ToolInput,
+  type ToolPhase,
+  type UseToolResult,
+} from '../react/index.js'
+import { cx } from './classNames.js'
+import { ErrorNotice } from './ErrorNotice.js'
+import { FieldError } from './FieldError.js'
+import { FileDrop } from './FileDrop.js'
+import { issueFor } from './issues.js'
+
+/** What the form sends: the file, with the extra options beside it. */
+export type UploadInput = { file: File } & Record<string, unknown>
+
+export interface UploadFormProps<T extends FileToolId = FileToolId> {
+  /** The file tool to run. Its catalogue row gives the accepted types and the file's part name. */
+  tool: T
+  /**
+   * The hook result to drive, from `useTool(tool)` (or the tool's named hook): pass it to show
+   * the run's progress and result beside the form. Omitted, the form runs its own.
+   */
+  state?: UseToolResult<T>
+  /** Extra options, sent as JSON in the `data` part beside the file. The file always wins over a `file` key. */
+  options?: Record<string, unknown>
+  /** Accepted types (react-dropzone's form). Default: the tool's `accept` from the catalogue. */
+  accept?: Accept
+  /** Largest file accepted, in bytes. Default 20 MB, or 200 MB for video (see `FileDrop`). */
+  maxSize?: number
+  /** Extra fields, rendered inside the form before the submit button and locked while a run is in flight. */
+  children?: ReactNode
+  /** The submit button's text. Default `messages.runner.submit`. */
+  submitLabel?: ReactNode
+  /**
+   * Called once the service has taken the file: a deferred tool's job exists, or a synchronous
+   * tool has answered. Not called when the run fails or is cancelled.
+   */
+  onSubmitted?: (input: UploadInput) => void
+  className?: string
+}
+
+/** Phases in which a run is under way: the form is locked until it ends. */
+const IN_FLIGHT: ReadonlySet<ToolPhase> = new Set(['submitting', 'pending', 'running'])
+
+/**
+ * A form for one file tool: pick or drop a file (`FileDrop`), add the `children` fields,
+ * submit. While the file goes up it shows a byte progress bar and Cancel (which aborts the
+ * upload and keeps the file, so the person can send it again). The form is locked while a
+ * run is in flight; its error, at whatever stage, is shown in an `ErrorNotice` with Try again,
+ * and focus moves to it when a submit fails.
+ *
+ * It does not show job progress or results: compose it with `<JobProgress>` and
+ * `<ArtifactViewer>` over one hook, as `<ToolRunner>` does, and let the form show the errors.
+ *
+ * The submit button is `disabled` with no file, and `aria-disabled` (still focusable, so
+ * focus is not lost) while a run is in flight.
+ *
+ * Classes: `ct-upload-form` and its parts `__drop`, `__file-error`, `__fields`, `__actions`,
+ * `__submit`, `__error`. `data-state` holds the run's phase (`idle` | `submitting` |
+ * `pending` | `running` | `succeeded` | `failed`).
+ *
+ * @example
+ * const enhance = usePhotoEnhance()
+ * <UploadForm tool="photo/enhance" state={enhance} options={{ mode: 'auto' }} />
+ * {enhance.job && <JobProgress tool="photo/enhance" jobId={enhance.job.jobId} />}
+ */
+export function UploadForm<T extends FileToolId>(props: UploadFormProps<T>) {
+  return props.state ? <UploadFormView {...props} state={props.state} /> : <OwnUploadForm {...props} />
+}
+
+/** The form with a hook of its own, for when the caller passes none. */
+function OwnUploadForm<T extends FileToolId>(props: UploadFormProps<T>) {
+  const state = useTool(props.tool)
+  return <UploadFormView {...props} state={state} />
+}
+
+function UploadFormView<T extends FileToolId>({
+  tool,
+  state,
+  options,
+  accept,
+  maxSize,
+  children,
+  submitLabel,
+  onSubmitted,
+  className,
+}: UploadFormProps<T> & { state: UseToolResult<T> }) {
+  const { messages } = useToolsContext()
+  const [file, setFile] = useState<File | null>(null)
+  const { phase, error, uploadProgress, run, reset, retry } = state
+  const inFlight = IN_FLIGHT.has(phase)
+  const failed = phase === 'failed' && error !== null
+
+  const ids = useId()
+  const dropId = `${ids}-file`
+  const fileErrorId = `${ids}-file-error`
+  const fileIssue = failed ? issueFor(error, 'file') : undefined
+
+  const submitRef = useRef<HTMLButtonElement>(null)
+  const noticeRef = useRef<HTMLDivElement>(null)
+  // The input of a submit from this form, until the service takes it or the run ends.
+  const submitted = useRef<UploadInput | null>(null)
+
+  useEffect(() => {
+    const input = submitted.current
+    if (!input || phase === 'submitting') return
+    submitted.current = null
+    if (phase === 'failed') noticeRef.current?.focus()
+    else if (phase !== 'idle') onSubmitted?.(input)
+  }, [phase, error, onSubmitted])
+
+  const send = (input: UploadInput) => {
+    submitted.current = input
+    // Keeps focus on a control that stays: fields and the drop area lock while the run is in flight.
+    submitRef.current?.focus()
+  }
+
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault()
+    if (!file || inFlight) return
+    const input: UploadInput = { ...options, file }
+    send(input)
+    run(input as ToolInput<T>)
+  }
+
+  const onRetry = () => {
+    if (file) send({ ...options, file })
+    retry()
+  }
+
+  const onFileChange = (next: File | null) => {
+    setFile(next)
+    // The last failure was about the last attempt: a new file starts afresh.
+    if (phase === 'failed') reset()
+  }
+
+  return (
+    <form
+      className={cx('ct-upload-form', className)}
+      data-state={phase}
+      aria-busy={inFlight || undefined}
+      noValidate
+      onSubmit={onSubmit}
+    >
+      <div className="ct-upload-form__drop">
+        <FileDrop
+          tool={tool}
+          accept={accept}
+          maxSize={maxSize}
+          file={file}
+          onFileChange={onFileChange}
+          progress={uploadProgress}
+          uploading={phase === 'submitting'}
+          onCancel={reset}
+          disabled={inFlight}
+          id={dropId}
+          aria-describedby={fileIssue ? fileErrorId : undefined}
+          invalid={Boolean(fileIssue)}
+        />
+        <FieldError className="ct-upload-form__file-error" error={error} field="file" id={fileErrorId} />
+      </div>
+      {children !== undefined && children !== null && (
+        <fieldset className="ct-upload-form__fields" disabled={inFlight}>
+          {children}
+        </fieldset>
+      )}
+      {failed && (
+        <ErrorNotice
+          ref={noticeRef}
+          className="ct-upload-form__error"
+          error={error}
+          onRetry={onRetry}
+          fieldId={(field) => (field === 'file' ? dropId : undefined)}
+        />
+      )}
+      <div className="ct-upload-form__actions">
+        <button
+          ref={submitRef}
+          type="submit"
+          className="ct-button ct-upload-form__submit"
+          disabled={!file}
+          aria-disabled={inFlight || undefined}
+        >
+          {submitLabel ?? messages.runner.submit}
+        </button>
+      </div>
+    </form>
+  )
+}

@@ -1,0 +1,83 @@
+import type { HttpHandler } from 'msw'
+import { createHandlers } from './handlers.js'
+import { ServiceState } from './state.js'
+import type {
+  MockFaultInjection,
+  MockJobOutcome,
+  MockLogEntry,
+  MockOutcomeRule,
+  MockServiceOptions,
+  MockWallet,
+} from './types.js'
+
+export { exampleInput } from './examples.js'
+export { ALL_SCOPES, MOCK_ACCOUNTS, MOCK_BASE_URL, MOCK_KEYS, MOCK_LISTINGS } from './fixtures.js'
+export type {
+  BillingSource,
+  MockAccount,
+  MockFault,
+  MockFaultInjection,
+  MockJobOutcome,
+  MockLogEntry,
+  MockOutcomeRule,
+  MockRateLimit,
+  MockRequestKind,
+  MockServiceOptions,
+  MockWallet,
+} from './types.js'
+
+/** A simulated Tools API: MSW handlers plus the state they share, for tests to inspect and steer. */
+export interface MockService {
+  /** The base URL the handlers answer under, without a trailing slash. */
+  readonly baseUrl: string
+  /** MSW request handlers for `setupServer` (msw/node) or `setupWorker` (msw/browser). */
+  readonly handlers: HttpHandler[]
+  /** Every request answered so far, oldest first. Emptied in place by `reset()` (or by `log.length = 0`). */
+  readonly log: MockLogEntry[]
+  /** How many calls were billed: to `accountId`, or to any account. */
+  bills(accountId?: string): number
+  /** A copy of an account's wallet as it stands. Throws for an unknown account. */
+  account(accountId: string): MockWallet
+  /** Makes the next matching request(s) fail as `injection.fault` says. */
+  inject(injection: MockFaultInjection): void
+  /** The terminal status of jobs created from now on, or a rule choosing it per job. */
+  setOutcome(outcome: MockJobOutcome | MockOutcomeRule): void
+  /** Milliseconds every answer waits from now on. */
+  setLatency(ms: number): void
+  /** Stops (or restarts) the jobs' clock: frozen jobs keep their status and progress, so every poll reads the same body. */
+  freezeJobs(frozen?: boolean): void
+  /** Back to the initial state: log, jobs, artifacts, replays, faults and rate windows cleared, wallets refilled, options' outcome and latency restored, jobs unfrozen. */
+  reset(): void
+}
+
+/**
+ * Creates a simulated Tools API implementing the whole spec: keys and scopes, a wallet billed
+ * subscription → bundle → pay as you go, listings owned by accounts, multipart checks, a rate
+ * limit, idempotent job creation, jobs moving pending → intermediate → terminal, artifacts bound
+ * to their key, and injectable faults.
+ *
+ * @example
+ * const service = createMockService({ jobDuration: 3000 })
+ * const server = setupServer(...service.handlers) // or setupWorker(...service.handlers)
+ * const client = createToolsClient({ baseUrl: service.baseUrl, apiKey: MOCK_KEYS.demo })
+ */
+export function createMockService(options: MockServiceOptions = {}): MockService {
+  const state = new ServiceState(options)
+  return {
+    baseUrl: state.baseUrl,
+    handlers: createHandlers(state),
+    log: state.log,
+    bills: (accountId) =>
+      state.log.filter((entry) => entry.billed !== null && (accountId === undefined || entry.account === accountId)).length,
+    account: (accountId) => ({ ...state.wallet(accountId) }),
+    inject: (injection) => state.faults.add(injection),
+    setOutcome: (outcome) => {
+      state.outcome = outcome
+    },
+    setLatency: (ms) => {
+      state.latency = ms
+    },
+    freezeJobs: (frozen = true) => state.jobClock.freeze(frozen),
+    reset: () => state.reset(),
+  }
+}

@@ -1,0 +1,150 @@
+import type { DeferredToolId, Scope } from '../tools/index.js'
+import { renderArtifact, type ArtifactSpec, type StoredArtifact } from './artifacts/index.js'
+import { createFaultQueue } from './faults.js'
+import { MOCK_ACCOUNTS, MOCK_BASE_URL } from './fixtures.js'
+import { newId } from './http.js'
+import { JobClock, jobStage, type MockJob } from './jobs.js'
+import { createRateLimiter } from './rate-limit.js'
+import { TOOL_RESULTS } from './results.js'
+import type {
+  MockAccount,
+  MockJobOutcome,
+  MockLogEntry,
+  MockOutcomeRule,
+  MockServiceOptions,
+  MockWallet,
+} from './types.js'
+
+/** Who is calling: a known key, its scopes and its account. */
+export interface Caller {
+  key: string
+  scopes: ReadonlySet<Scope>
+  account: MockAccount
+}
+
+/** A job creation remembered under its Idempotency-Key, to be replayed verbatim. */
+interface StoredCreation {
+  tool: DeferredToolId
+  status: number
+  body: Record<string, unknown>
+  requestId: string
+}
+
+/** Everything the simulated service knows; `reset()` returns it to how it started. */
+export class ServiceState {
+  readonly baseUrl: string
+  /** Milliseconds every answer waits. */
+  latency: number
+  readonly jobDuration: number
+  readonly intermediateStatus: string
+  readonly log: MockLogEntry[] = []
+  readonly jobs = new Map<string, MockJob>()
+  readonly artifacts = new Map<string, StoredArtifact>()
+  readonly faults = createFaultQueue()
+  readonly rateLimiter: ReturnType<typeof createRateLimiter>
+  outcome: MockJobOutcome | MockOutcomeRule
+  jobClock = new JobClock()
+
+  private readonly accounts: readonly MockAccount[]
+  private readonly callers = new Map<string, Caller>()
+  private readonly wallets = new Map<string, MockWallet>()
+  private readonly creations = new Map<string, StoredCreation>()
+  private readonly basePath: string
+  private readonly initialOutcome: MockJobOutcome | MockOutcomeRule
+  private readonly initialLatency: number
+
+  constructor(options: MockServiceOptions) {
+    this.baseUrl = (options.baseUrl ?? MOCK_BASE_URL).replace(/\/+$/, '')
+    // A relative base (a same-origin proxy path) is matched by path alone.
+    this.basePath = new URL(this.baseUrl, 'http://relative.invalid').pathname.replace(/\/+$/, '')
+    this.initialLatency = this.latency = options.latency ?? 0
+    this.jobDuration = options.jobDuration ?? 30
+    this.intermediateStatus = options.intermediateStatus ?? 'processing'
+    this.initialOutcome = this.outcome = options.outcome ?? 'completed'
+    this.rateLimiter = createRateLimiter(options.rateLimit ?? false)
+    this.accounts = options.accounts ?? MOCK_ACCOUNTS
+    for (const account of this.accounts) {
+      for (const [key, scopes] of Object.entries(account.keys)) {
+        if (this.callers.has(key)) throw new Error(`The mock key "${key}" is given to more than one account.`)
+        this.callers.set(key, { key, scopes: new Set(scopes), account })
+      }
+    }
+    this.resetWallets()
+  }
+
+  /** Back to the initial state: wallets refilled; log, jobs, artifacts, replays, faults and rate windows cleared; settings restored. */
+  reset(): void {
+    this.log.length = 0
+    this.jobs.clear()
+    this.artifacts.clear()
+    this.creations.clear()
+    this.faults.clear()
+    this.rateLimiter.clear()
+    this.outcome = this.initialOutcome
+    this.latency = this.initialLatency
+    this.jobClock = new JobClock()
+    this.resetWallets()
+  }
+
+  private resetWallets(): void {
+    for (const account of this.accounts) this.wallets.set(account.id, { ...account.wallet })
+  }
+
+  /** The live wallet of an account. */
+  wallet(accountId: string): MockWallet {
+    const wallet = this.wallets.get(accountId)
+    if (!wallet) throw new Error(`The mock service has no account "${accountId}".`)
+    return wallet
+  }
+
+  caller(key: string | undefined): Caller | undefined {
+    return key === undefined ? undefined : this.callers.get(key)
+  }
+
+  /** The path of `url` below the base URL. */
+  relativePath(url: string): string {
+    const { pathname } = new URL(url)
+    return pathname.startsWith(this.basePath) ? pathname.slice(this.basePath.length) : pathname
+  }
+
+  /** Stores a file for `key` and returns its link. */
+  storeArtifact(spec: ArtifactSpec, key: string): string {
+    const id = newId('art')
+    this.artifacts.set(id, { id, key, filename: spec.filename, ...renderArtifact(spec) })
+    return `${this.baseUrl}/artifacts/${id}/${encodeURIComponent(spec.filename)}`
+  }
+
+  /** The terminal status a new job will reach. */
+  decideOutcome(job: Parameters<MockOutcomeRule>[0]): MockJobOutcome {
+    return typeof this.outcome === 'function' ? this.outcome(job) : this.outcome
+  }
+
+  creation(key: string, idempotencyKey: string): StoredCreation | undefined {
+    return this.creations.get(`${key}\n${idempotencyKey}`)
+  }
+
+  rememberCreation(key: string, idempotencyKey: string, creation: StoredCreation): void {
+    this.creations.set(`${key}\n${idempotencyKey}`, creation)
+  }
+
+  /** A job's body as a poll sees it now; a finished job's result is built on first sight. */
+  jobBody(job: MockJob): Record<string, unknown> {
+    const { status, terminal, progress } = jobStage(job, this.jobClock.now())
+    const body: Record<string, unknown> = {
+      jobId: job.id,
+      tool: job.tool,
+      status,
+      ...(progress === undefined ? {} : { progress }),
+      requestId: job.requestId,
+    }
+    if (!terminal) return body
+    if (status === 'failed') {
+      return { ...body, error: { code: 'job_failed', message: `The ${job.tool} job failed (simulated).` } }
+    }
+    job.result ??= TOOL_RESULTS[job.tool]({
+      input: job.input,
+      artifact: (spec) => this.storeArtifact(spec, job.key),
+    })
+    return { ...body, result: job.result }
+  }
+}

@@ -1,0 +1,33 @@
+// The React layer, with the catalogue and client beneath it (components import only from here).
+export * from '../tools/index.js'
+export { useToolsContext } from './context.js'
+export type { ToolsContextValue } from './context.js'
+export { en, mergeMessages } from './messages.js'
+export type { Messages, PartialMessages } from './messages.js'
+export { ru } from './locales/ru.js'
+export { ToolsProvider } from './ToolsProvider.js'
+export type { ToolsProviderProps } from './ToolsProvider.js'
+export { useTool } from './useTool.js'
+export type { RunOptions, ToolPhase, UseToolResult } from './useTool.js'
+export { toolHookName, toolHooks } from './toolHooks.js'
+export type { ToolHookName } from './toolHooks.js'
+export {
+  useAvatarVideo,
+  useContentGenerate,
+  useDraftExtract,
+  useFloorplanCreate,
+  usePdfCreate,
+  usePhotoEnhance,
+  useSiteCreate,
+  useTextGenerate,
+  useValuationExpress,
+  useValuationRent,
+  useValuationReport,
+  useValuationReview,
+  useVideoCreate,
+} from './toolHooks.js'
+export { useJob } from './useJob.js'
+export type { UseJobOptions } from './useJob.js'
+export { artifactKind, useArtifact } from './useArtifact.js'
+export type { ArtifactKind, UseArtifactResult } from './useArtifact.js'
+export { QUERY_NAMESPACE } from './keys.js'

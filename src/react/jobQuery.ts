@@ -1,0 +1,51 @@
+import { queryOptions, type Query, type QueryClient } from '@tanstack/react-query'
+import { isToolsError, type DeferredToolId, type Job, type ToolsError } from '../tools/index.js'
+import type { ToolsContextValue } from './context.js'
+import { queryKeys } from './keys.js'
+
+const TRANSIENT = new Set(['server', 'network', 'rate-limit'])
+const RETRIES = 3
+
+/** Nothing more will change: a terminal job, or one the key cannot see. */
+function settled(query: { state: Pick<Query<Job, ToolsError>['state'], 'data' | 'error'> }): boolean {
+  const { data, error } = query.state
+  return data?.phase === 'succeeded' || data?.phase === 'failed' || error?.kind === 'not-found'
+}
+
+/**
+ * One query per job and key. Its function is the whole poll, pushing each read into the cache,
+ * so every observer shares one poll; TanStack cancels it when the last observer unmounts.
+ */
+export function jobQueryOptions<T extends DeferredToolId>(
+  context: Pick<ToolsContextValue, 'client' | 'fingerprint' | 'pollInterval'>,
+  queryClient: QueryClient,
+  tool: T,
+  jobId: string,
+  pollInterval = context.pollInterval,
+) {
+  const queryKey = queryKeys.job(context.fingerprint, tool, jobId)
+  return queryOptions<Job<T>, ToolsError, Job<T>, typeof queryKey>({
+    queryKey,
+    queryFn: async ({ signal }) => {
+      let last: Job<T> | undefined
+      try {
+        return await context.client.wait(tool, jobId, {
+          signal,
+          pollInterval,
+          onJob: (job) => {
+            last = job as Job<T>
+            queryClient.setQueryData(queryKey, last)
+          },
+        })
+      } catch (error) {
+        // A failed job is an answer, not a failed query: observers see its phase and body.
+        if (isToolsError(error) && error.kind === 'job-failed' && last) return last
+        throw error
+      }
+    },
+    staleTime: (query) => (settled(query) ? Infinity : 0),
+    // The client already retried each read; these resume the poll after a longer outage.
+    retry: (count, error) => count < RETRIES && isToolsError(error) && TRANSIENT.has(error.kind),
+    retryDelay: (_count, error) => error.retryAfter ?? pollInterval,
+  })
+}

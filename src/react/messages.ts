@@ -1,0 +1,309 @@
+import { VALIDATION_MESSAGES, type InputField, type JobPhase, type ToolId, type ValidationCode } from '../tools/index.js'
+import type { ArtifactKind } from './useArtifact.js'
+
+
+/** What a notice says about one kind of error. */
+export interface ErrorText<Body = string> {
+  title: string
+  /** What happened. */
+  body: Body
+  /** What the person can do about it. */
+  action: string
+}
+
+/**
+ * Every string the components show. Parameterised strings are functions of values already
+ * formatted for `locale` (numbers, sizes and durations arrive as text).
+ */
+export interface Messages {
+  /** BCP 47 tag used for every `Intl` format, e.g. `en`, `ru`. */
+  locale: string
+  /** A run's phase, as a short status. */
+  phase: Record<'idle' | 'submitting' | JobPhase, string>
+  errors: {
+    /** The button that repeats the same call (same Idempotency-Key). */
+    retry: string
+    /** The button that closes a notice. */
+    dismiss: string
+    /** Shown small under a notice, for support. */
+    requestId: (id: string) => string
+    /** The reason the service gave, quoted. */
+    serviceSaid: (detail: string) => string
+    validation: ErrorText & {
+      /** One line of the list of problems. */
+      issue: (field: string, problem: string) => string
+    }
+    'bad-request': ErrorText
+    unauthorized: ErrorText
+    billing: ErrorText & {
+      /** The link to the provider's `billingUrl`. */
+      link: string
+    }
+    /** `body` gets the missing scope (e.g. `tools:pdf`), or undefined when it is not known. */
+    scope: ErrorText<(scope: string | undefined) => string>
+    'listing-access': ErrorText
+    'not-found': ErrorText
+    'rate-limit': ErrorText & {
+      /** Counting down; `action` is shown instead when the wait is not known. */
+      wait: (time: string) => string
+      /** The countdown has ended. */
+      ready: string
+    }
+    server: ErrorText
+    network: ErrorText
+    'job-failed': ErrorText
+    aborted: ErrorText
+    /** Anything thrown that is not a `ToolsError`. */
+    unknown: ErrorText
+  }
+  /** One per validation code; the default English is the client's `VALIDATION_MESSAGES`. */
+  validation: Record<ValidationCode, string>
+  tools: Record<ToolId, { title: string; description: string }>
+  fields: Record<InputField, string> & {
+    /** Says a listing tool takes one of `objectId` / `collectionId`. */
+    listingHint: string
+    /** The generic field for body fields the spec does not name. */
+    options: string
+    optionsHint: string
+    optionsInvalid: string
+    /** Marks an optional field's label. */
+    optional: string
+  }
+  upload: {
+    /** The drop zone at rest. */
+    drop: string
+    /** While a file is dragged over the drop zone. */
+    dropActive: string
+    choose: string
+    /** `types` is a formatted list, e.g. "PNG, JPG or PDF". */
+    accepted: (types: string) => string
+    maxSize: (size: string) => string
+    rejected: {
+      type: (name: string) => string
+      size: (name: string, maxSize: string) => string
+      count: string
+    }
+    progressLabel: string
+    uploading: (sent: string, total: string) => string
+    cancel: string
+    remove: (name: string) => string
+  }
+  job: {
+    /** Before the first status read. */
+    checking: string
+    elapsed: (time: string) => string
+    progressLabel: string
+    progress: (percent: string) => string
+    /** Said by screen readers when the job reaches a phase. */
+    announce: Record<JobPhase, string>
+    notFound: string
+  }
+  artifact: {
+    loading: string
+    failed: string
+    download: string
+    openInNewTab: string
+    iframeTitle: string
+    kinds: Record<ArtifactKind, string>
+  }
+  runner: {
+    submit: string
+    runAgain: string
+    cancel: string
+    result: string
+    artifacts: string
+    noArtifacts: string
+  }
+}
+
+type DeepPartial<T> = {
+  [K in keyof T]?: T[K] extends (...args: never[]) => unknown ? T[K] : T[K] extends object ? DeepPartial<T[K]> : T[K]
+}
+
+/** Any subset of `Messages`, at any depth: what `<ToolsProvider messages>` takes. */
+export type PartialMessages = DeepPartial<Messages>
+
+/** The English defaults. */
+export const en: Messages = {
+  locale: 'en',
+  phase: {
+    idle: 'Ready',
+    submitting: 'Sending…',
+    pending: 'Queued',
+    running: 'In progress',
+    succeeded: 'Done',
+    failed: 'Failed',
+  },
+  errors: {
+    retry: 'Try again',
+    dismiss: 'Dismiss',
+    requestId: (id) => `Request ID: ${id}`,
+    serviceSaid: (detail) => `The service said: “${detail}”`,
+    validation: {
+      title: 'Check the input',
+      body: 'Some fields need fixing before the request can be sent:',
+      action: 'Correct them and send again.',
+      issue: (field, problem) => `${field}: ${problem}`,
+    },
+    'bad-request': {
+      title: 'The request was not accepted',
+      body: 'The service could not process this request as sent.',
+      action: 'Check the input and the file, then try again. If it keeps happening, contact support with the request ID.',
+    },
+    unauthorized: {
+      title: 'The API key was not accepted',
+      body: 'The key is missing, mistyped or no longer valid.',
+      action: 'The account owner can create a new key in the cabinet: AI tools → API → Keys.',
+    },
+    billing: {
+      title: 'Not enough funds',
+      body: 'The wallet has too little money, or the plan’s quota is used up.',
+      action: 'Top up the wallet or change the plan, then try again.',
+      link: 'Top up or change plan',
+    },
+    scope: {
+      title: 'This key can’t use this tool',
+      body: (scope) =>
+        scope ? `The API key lacks the ${scope} scope this tool needs.` : 'The API key lacks the scope this tool needs.',
+      action: 'The account owner can create a key with it in the cabinet: AI tools → API → Keys.',
+    },
+    'listing-access': {
+      title: 'This listing belongs to another account',
+      body: 'Tools can only use listings and collections of the account that owns the API key.',
+      action: 'Choose one of your own listings or collections.',
+    },
+    'not-found': {
+      title: 'Not found',
+      body: 'This job or file does not exist, or it was created with another API key.',
+      action: 'Run the tool again to get a new result.',
+    },
+    'rate-limit': {
+      title: 'Too many requests',
+      body: 'The service is receiving more requests than it allows at once.',
+      action: 'Wait a moment, then try again.',
+      wait: (time) => `You can try again in ${time}.`,
+      ready: 'You can try again now.',
+    },
+    server: {
+      title: 'The service ran into a problem',
+      body: 'Something went wrong on the service’s side; nothing was wrong with your input.',
+      action: 'Try again in a moment. If it keeps happening, contact support with the request ID.',
+    },
+    network: {
+      title: 'No connection to the service',
+      body: 'The request did not reach the service, or its answer did not arrive.',
+      action: 'Check your internet connection and try again.',
+    },
+    'job-failed': {
+      title: 'The job failed',
+      body: 'The service could not finish this job.',
+      action: 'Try again; if it fails again, try a different input or file.',
+    },
+    aborted: {
+      title: 'Cancelled',
+      body: 'The request was stopped before it finished.',
+      action: 'Start it again whenever you are ready.',
+    },
+    unknown: {
+      title: 'Something went wrong',
+      body: 'An unexpected error occurred.',
+      action: 'Try again. If it keeps happening, reload the page.',
+    },
+  },
+  validation: { ...VALIDATION_MESSAGES },
+  tools: {
+    'valuation/express': { title: 'Express valuation', description: 'A quick estimate of a property’s market value.' },
+    'valuation/report': { title: 'Valuation report', description: 'A full, detailed valuation report on a property.' },
+    'valuation/rent': { title: 'Rent estimate', description: 'The expected rent for a property type, area and city.' },
+    'valuation/review': { title: 'Valuation review', description: 'An expert check of a valuation document you upload.' },
+    'content/generate': { title: 'Listing content', description: 'Marketing content for a listing, written for you.' },
+    'text/generate': { title: 'Text writer', description: 'Ready-to-use text from a short brief.' },
+    'avatar/video': { title: 'Avatar video', description: 'A video in which a virtual presenter introduces the property.' },
+    'video/create': { title: 'Property video', description: 'A finished video made from footage you upload.' },
+    'photo/enhance': { title: 'Photo enhancement', description: 'Better light, colour and sharpness for a property photo.' },
+    'floorplan/create': { title: 'Floor plan', description: 'A clean floor plan drawn from a sketch, photo or PDF.' },
+    'draft/extract': { title: 'Document extraction', description: 'The details of a property, read from a document.' },
+    'site/create': { title: 'Property website', description: 'A web page for a listing or a collection.' },
+    'pdf/create': { title: 'PDF brochure', description: 'A printable PDF for a listing or a collection.' },
+  },
+  fields: {
+    propertyCategory: 'Property type',
+    totalArea: 'Total area, m²',
+    city: 'City',
+    mode: 'Enhancement mode',
+    objectId: 'Listing ID',
+    collectionId: 'Collection ID',
+    language: 'Output language',
+    file: 'File',
+    listingHint: 'Fill in a listing ID or a collection ID, not both.',
+    options: 'Options (JSON)',
+    optionsHint: 'Any other fields this tool takes, as a JSON object, e.g. {"title": "Sunny flat"}.',
+    optionsInvalid: 'Enter a JSON object, e.g. {"title": "Sunny flat"}.',
+    optional: 'optional',
+  },
+  upload: {
+    drop: 'Drag a file here, or choose one',
+    dropActive: 'Drop the file to add it',
+    choose: 'Choose a file',
+    accepted: (types) => `Accepted: ${types}`,
+    maxSize: (size) => `Up to ${size}`,
+    rejected: {
+      type: (name) => `“${name}” is not a type of file this tool accepts.`,
+      size: (name, maxSize) => `“${name}” is larger than ${maxSize}.`,
+      count: 'Choose one file only.',
+    },
+    progressLabel: 'Upload progress',
+    uploading: (sent, total) => `Uploading ${sent} of ${total}`,
+    cancel: 'Cancel upload',
+    remove: (name) => `Remove “${name}”`,
+  },
+  job: {
+    checking: 'Checking the job…',
+    elapsed: (time) => `Elapsed: ${time}`,
+    progressLabel: 'Job progress',
+    progress: (percent) => `${percent} complete`,
+    announce: {
+      pending: 'The job is queued.',
+      running: 'The job is running.',
+      succeeded: 'The job is finished.',
+      failed: 'The job failed.',
+    },
+    notFound: 'This job was not found. It may have been created with another API key.',
+  },
+  artifact: {
+    loading: 'Loading the file…',
+    failed: 'The file could not be loaded.',
+    download: 'Download',
+    openInNewTab: 'Open in a new tab',
+    iframeTitle: 'Preview of the generated page',
+    kinds: { image: 'Image', video: 'Video', pdf: 'PDF document', html: 'Web page', file: 'File' },
+  },
+  runner: {
+    submit: 'Run',
+    runAgain: 'Run again',
+    cancel: 'Cancel',
+    result: 'Result',
+    artifacts: 'Files',
+    noArtifacts: 'This run produced no files.',
+  },
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && Object.getPrototypeOf(value) === Object.prototype
+}
+
+function mergeDeep(base: Record<string, unknown>, overrides: Record<string, unknown>): Record<string, unknown> {
+  const merged = { ...base }
+  for (const [key, value] of Object.entries(overrides)) {
+    if (value === undefined) continue
+    const current = merged[key]
+    merged[key] = isPlainObject(current) && isPlainObject(value) ? mergeDeep(current, value) : value
+  }
+  return merged
+}
+
+/** `base` with `overrides` laid over it, group by group; neither is changed. */
+export function mergeMessages(base: Messages, overrides: PartialMessages | undefined): Messages {
+  if (!overrides) return base
+  return mergeDeep(base as unknown as Record<string, unknown>, overrides as Record<string, unknown>) as unknown as Messages
+}

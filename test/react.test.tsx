@@ -1,0 +1,378 @@
+import { QueryClient } from '@tanstack/react-query'
+import { act, render, renderHook, screen, waitFor } from '@testing-library/react'
+import userEvent from '@testing-library/user-event'
+import { StrictMode, useState, type ReactNode } from 'react'
+import { describe, expect, it, vi } from 'vitest'
+import { exampleInput, MOCK_BASE_URL, MOCK_KEYS } from '../src/mock/index.js'
+import {
+  QUERY_NAMESPACE,
+  TOOLS,
+  ToolsProvider,
+  toolHookName,
+  toolHooks,
+  useArtifact,
+  useJob,
+  usePdfCreate,
+  useTool,
+  useValuationRent,
+  type ToolId,
+  type ToolPhase,
+} from '../src/react/index.js'
+import { fastClient, pngFile, setupMockService } from './support/service.js'
+
+const { service } = setupMockService()
+const FAST_POLL = 10
+
+function wrapper({ apiKey = MOCK_KEYS.demo, queryClient }: { apiKey?: string; queryClient?: QueryClient } = {}) {
+  return function Wrapper({ children }: { children?: ReactNode }) {
+    return (
+      <ToolsProvider baseUrl={MOCK_BASE_URL} apiKey={apiKey} pollInterval={FAST_POLL} queryClient={queryClient}>
+        {children}
+      </ToolsProvider>
+    )
+  }
+}
+
+const polls = () => service.log.filter((entry) => entry.kind === 'poll')
+const posts = () => service.log.filter((entry) => entry.kind === 'call')
+
+describe('one hook per tool', () => {
+  it('names every hook after its catalogue row', () => {
+    expect(Object.keys(toolHooks).sort()).toEqual(TOOLS.map((tool) => toolHookName(tool.id)).sort())
+    expect(toolHookName('valuation/rent')).toBe('useValuationRent')
+  })
+
+  it.each(TOOLS.map((tool) => [toolHookName(tool.id), tool.id] as const))(
+    '%s drives %s to succeeded',
+    async (name, id) => {
+      const useNamed = (toolHooks as Record<string, () => ReturnType<typeof useTool>>)[name]!
+      const { result } = renderHook(() => useNamed(), { wrapper: wrapper() })
+      expect(result.current.phase).toBe('idle')
+      act(() => result.current.run(exampleInput(id as ToolId) as never))
+      await waitFor(() => expect(result.current.phase).toBe('succeeded'))
+      expect(result.current.result?.tool).toBe(id)
+      expect(result.current.error).toBeNull()
+      expect(posts()).toHaveLength(1)
+      expect(service.bills()).toBe(1)
+    },
+  )
+
+  it('a synchronous tool goes idle → submitting → succeeded', async () => {
+    service.setLatency(20)
+    const phases: ToolPhase[] = []
+    const { result } = renderHook(
+      () => {
+        const rent = useValuationRent()
+        phases.push(rent.phase)
+        return rent
+      },
+      { wrapper: wrapper() },
+    )
+    act(() => result.current.run({ propertyCategory: 'flat', totalArea: 50, city: 'Tver' }))
+    await waitFor(() => expect(result.current.phase).toBe('succeeded'))
+    expect([...new Set(phases)]).toEqual(['idle', 'submitting', 'succeeded'])
+    expect(result.current.job).toBeUndefined()
+  })
+
+  it('a deferred tool goes through pending and running to succeeded, with its job', async () => {
+    service.setLatency(20)
+    const phases: ToolPhase[] = []
+    const { result } = renderHook(
+      () => {
+        const pdf = usePdfCreate()
+        phases.push(pdf.phase)
+        return pdf
+      },
+      { wrapper: wrapper() },
+    )
+    act(() => result.current.run({ objectId: 'obj_demo', language: 'en' }))
+    await waitFor(() => expect(result.current.phase).toBe('succeeded'))
+    expect([...new Set(phases)]).toEqual(['idle', 'submitting', 'pending', 'running', 'succeeded'])
+    expect(result.current.job?.status).toBe('completed')
+    expect(result.current.result?.artifacts).toHaveLength(1)
+  })
+
+  it('a failing job ends failed with kind job-failed', async () => {
+    service.setOutcome(() => 'failed')
+    const { result } = renderHook(() => usePdfCreate(), { wrapper: wrapper() })
+    act(() => result.current.run({ objectId: 'obj_demo' }))
+    await waitFor(() => expect(result.current.phase).toBe('failed'))
+    expect(result.current.error?.kind).toBe('job-failed')
+    await expect(result.current.runAsync({ objectId: 'obj_demo' })).rejects.toMatchObject({ kind: 'job-failed' })
+  })
+
+  it('bad input fails at once with the validation error and sends nothing', async () => {
+    const { result } = renderHook(() => useValuationRent(), { wrapper: wrapper() })
+    act(() => result.current.run({ propertyCategory: 'flat', totalArea: 0, city: 'Tver' }))
+    await waitFor(() => expect(result.current.phase).toBe('failed'))
+    expect(result.current.error).toMatchObject({ kind: 'validation', issues: [{ field: 'totalArea' }] })
+    expect(service.log).toHaveLength(0)
+  })
+
+  it('runAsync resolves with the terminal job', async () => {
+    const { result } = renderHook(() => usePdfCreate(), { wrapper: wrapper() })
+    let job: Awaited<ReturnType<typeof result.current.runAsync>> | undefined
+    await act(async () => {
+      job = await result.current.runAsync({ collectionId: 'col_demo' })
+    })
+    expect(job).toMatchObject({ phase: 'succeeded', tool: 'pdf/create' })
+  })
+})
+
+describe('one paid call per intent', () => {
+  function RentButton() {
+    const rent = useValuationRent()
+    return (
+      <>
+        <button onClick={() => rent.run({ propertyCategory: 'flat', totalArea: 33, city: 'Perm' })}>Estimate</button>
+        <output>{rent.phase}</output>
+      </>
+    )
+  }
+
+  it('StrictMode mounts send nothing; a double click sends exactly one POST', async () => {
+    service.setLatency(50)
+    render(
+      <StrictMode>
+        <RentButton />
+      </StrictMode>,
+      { wrapper: wrapper() },
+    )
+    await new Promise((resolve) => setTimeout(resolve, 30))
+    expect(service.log).toHaveLength(0)
+    await userEvent.dblClick(screen.getByRole('button', { name: 'Estimate' }))
+    await screen.findByText('succeeded')
+    expect(posts()).toHaveLength(1)
+    expect(service.bills()).toBe(1)
+  })
+
+  it('retry() after a lost answer re-sends with the same Idempotency-Key and is billed once', async () => {
+    service.inject({ match: { kind: 'call' }, fault: 'lost', times: 1 })
+    const client = fastClient(MOCK_KEYS.demo, { retry: false, pollInterval: FAST_POLL })
+    const { result } = renderHook(() => usePdfCreate(), {
+      wrapper: ({ children }) => <ToolsProvider client={client}>{children}</ToolsProvider>,
+    })
+    act(() => result.current.run({ objectId: 'obj_demo' }))
+    await waitFor(() => expect(result.current.error?.kind).toBe('network'))
+    act(() => result.current.retry())
+    await waitFor(() => expect(result.current.phase).toBe('succeeded'))
+    const [first, second] = posts()
+    expect(second!.idempotencyKey).toBe(first!.idempotencyKey)
+    expect(service.bills()).toBe(1)
+  })
+
+  it('reset() cancels an upload in flight and returns to idle', async () => {
+    const { result } = renderHook(() => useTool('photo/enhance'), { wrapper: wrapper() })
+    service.setLatency(200)
+    act(() => result.current.run({ file: pngFile() }))
+    await waitFor(() => expect(result.current.phase).toBe('submitting'))
+    act(() => result.current.reset())
+    await waitFor(() => expect(result.current.phase).toBe('idle'))
+    await new Promise((resolve) => setTimeout(resolve, 250))
+    expect(result.current.phase).toBe('idle')
+    expect(result.current.error).toBeNull()
+  })
+
+  it('reports upload progress for a file tool', async () => {
+    const { result } = renderHook(() => useTool('photo/enhance'), { wrapper: wrapper() })
+    const file = pngFile()
+    act(() => result.current.run({ file }))
+    await waitFor(() => expect(result.current.phase).toBe('succeeded'))
+    expect(result.current.uploadProgress).toMatchObject({ loaded: expect.any(Number), total: expect.any(Number) })
+    expect(result.current.uploadProgress!.loaded).toBe(result.current.uploadProgress!.total)
+    expect(result.current.uploadProgress!.total).toBeGreaterThanOrEqual(file.size)
+  })
+})
+
+describe('useJob', () => {
+  async function startJob(apiKey = MOCK_KEYS.demo) {
+    const job = await fastClient(apiKey).start('text/generate', { prompt: 'a listing text' })
+    service.log.length = 0
+    return job.jobId
+  }
+
+  it('five observers of one job cost the requests of one', async () => {
+    const jobId = await startJob()
+    service.freezeJobs()
+    function Watcher({ index }: { index: number }) {
+      const { data } = useJob('text/generate', jobId, { pollInterval: 20 })
+      return <p>{`watcher ${index}: ${data?.status ?? 'loading'}`}</p>
+    }
+    const { unmount } = render(
+      <>
+        {[0, 1, 2, 3, 4].map((index) => (
+          <Watcher key={index} index={index} />
+        ))}
+      </>,
+      { wrapper: wrapper() },
+    )
+    await waitFor(() => expect(screen.getAllByText(/: pending/)).toHaveLength(5))
+    await new Promise((resolve) => setTimeout(resolve, 200))
+    unmount()
+    const times = polls().map((entry) => entry.at)
+    // One observer's schedule: a read every 20 ms, so at most 11 in 200 ms and none closer together.
+    expect(times.length).toBeGreaterThanOrEqual(5)
+    expect(times.length).toBeLessThanOrEqual(13)
+    for (let i = 1; i < times.length; i++) expect(times[i]! - times[i - 1]!).toBeGreaterThanOrEqual(15)
+  })
+
+  it('stops polling at a terminal status and after unmount', async () => {
+    const jobId = await startJob()
+    const { result } = renderHook(() => useJob('text/generate', jobId), { wrapper: wrapper() })
+    await waitFor(() => expect(result.current.data?.phase).toBe('succeeded'))
+    const count = polls().length
+    await new Promise((resolve) => setTimeout(resolve, 60))
+    expect(polls()).toHaveLength(count)
+
+    const running = await startJob()
+    const { unmount } = renderHook(() => useJob('text/generate', running), { wrapper: wrapper() })
+    await waitFor(() => expect(polls().length).toBeGreaterThan(0))
+    unmount()
+    const atUnmount = polls().length
+    await new Promise((resolve) => setTimeout(resolve, 80))
+    expect(polls().length).toBeLessThanOrEqual(atUnmount + 1)
+  })
+
+  it('another key’s job is not-found, and polling stops', async () => {
+    const jobId = await startJob(MOCK_KEYS.other)
+    const { result } = renderHook(() => useJob('text/generate', jobId), { wrapper: wrapper() })
+    await waitFor(() => expect(result.current.error?.kind).toBe('not-found'))
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    expect(polls()).toHaveLength(1)
+  })
+
+  it('goes on polling through transient 5xx', async () => {
+    const jobId = await startJob()
+    service.inject({ match: { kind: 'poll' }, fault: 'server-error', times: 6 })
+    const client = fastClient(MOCK_KEYS.demo, { retry: { retries: 1, baseDelay: 1 }, pollInterval: FAST_POLL })
+    const { result } = renderHook(() => useJob('text/generate', jobId), {
+      wrapper: ({ children }) => <ToolsProvider client={client}>{children}</ToolsProvider>,
+    })
+    await waitFor(() => expect(result.current.data?.phase).toBe('succeeded'))
+    expect(polls().filter((entry) => entry.status === 500)).toHaveLength(6)
+  })
+
+  it('honours Retry-After on polls', async () => {
+    const jobId = await startJob()
+    service.inject({ match: { kind: 'poll' }, fault: 'rate-limit', retryAfter: 0.2, times: 1 })
+    const { result } = renderHook(() => useJob('text/generate', jobId), { wrapper: wrapper() })
+    await waitFor(() => expect(result.current.data?.phase).toBe('succeeded'))
+    const [limited, next] = polls()
+    expect(limited!.status).toBe(429)
+    expect(next!.at - limited!.at).toBeGreaterThanOrEqual(180)
+  })
+
+  it('does not re-render observers when a poll returns the same job', async () => {
+    const jobId = await startJob()
+    service.freezeJobs?.(true)
+    let renders = 0
+    function Status() {
+      const { data } = useJob('text/generate', jobId)
+      renders++
+      return <p>{data?.status ?? 'loading'}</p>
+    }
+    render(<Status />, { wrapper: wrapper() })
+    await waitFor(() => expect(polls().length).toBeGreaterThanOrEqual(6))
+    expect(renders).toBeLessThanOrEqual(4)
+  })
+})
+
+describe('the key', () => {
+  function SwitchableKey({ children }: { children: ReactNode }) {
+    const [key, setKey] = useState<string>(MOCK_KEYS.demo)
+    return (
+      <ToolsProvider baseUrl={MOCK_BASE_URL} apiKey={key} pollInterval={FAST_POLL}>
+        <button onClick={() => setKey(MOCK_KEYS.other)}>switch key</button>
+        {children}
+      </ToolsProvider>
+    )
+  }
+
+  it('a new key takes effect on the next request, and the old key’s run is not shown under it', async () => {
+    let pdf: ReturnType<typeof usePdfCreate> | undefined
+    function Runner() {
+      pdf = usePdfCreate()
+      return <p>{`${pdf.phase} ${pdf.result?.artifacts.length ?? 0}`}</p>
+    }
+    render(
+      <SwitchableKey>
+        <Runner />
+      </SwitchableKey>,
+    )
+    act(() => pdf!.run({ objectId: 'obj_demo' }))
+    await screen.findByText('succeeded 1')
+    await userEvent.click(screen.getByRole('button', { name: 'switch key' }))
+    await screen.findByText('idle 0')
+    act(() => pdf!.run({ objectId: 'obj_other' }))
+    await screen.findByText('succeeded 1')
+    expect(posts().map((entry) => entry.key)).toEqual([MOCK_KEYS.demo, MOCK_KEYS.other])
+  })
+
+  it('a job watched across a key change is read with the new key, which cannot see it', async () => {
+    const { jobId } = await fastClient(MOCK_KEYS.demo).start('text/generate', {})
+    function Watcher() {
+      const { data, error } = useJob('text/generate', jobId)
+      return <p>{error?.kind ?? data?.phase ?? 'loading'}</p>
+    }
+    render(
+      <SwitchableKey>
+        <Watcher />
+      </SwitchableKey>,
+    )
+    await screen.findByText('succeeded')
+    await userEvent.click(screen.getByRole('button', { name: 'switch key' }))
+    await screen.findByText('not-found')
+    expect(polls().at(-1)).toMatchObject({ key: MOCK_KEYS.other, status: 404 })
+  })
+
+  it('is in none of the query keys, mutation keys or the rendered DOM', async () => {
+    const queryClient = new QueryClient()
+    const { result } = renderHook(() => usePdfCreate(), { wrapper: wrapper({ queryClient }) })
+    act(() => result.current.run({ objectId: 'obj_demo' }))
+    await waitFor(() => expect(result.current.phase).toBe('succeeded'))
+    const keys = [
+      ...queryClient.getQueryCache().getAll().map((query) => query.queryKey),
+      ...queryClient.getMutationCache().getAll().map((mutation) => mutation.options.mutationKey),
+    ]
+    expect(keys.length).toBeGreaterThanOrEqual(2)
+    for (const key of keys) {
+      expect(key![0]).toBe(QUERY_NAMESPACE)
+      expect(JSON.stringify(key)).not.toContain(MOCK_KEYS.demo)
+    }
+    expect(document.body.innerHTML).not.toContain(MOCK_KEYS.demo)
+  })
+
+  it('a hook outside the provider says what to wrap', () => {
+    vi.spyOn(console, 'error').mockImplementation(() => undefined)
+    expect(() => renderHook(() => useValuationRent())).toThrow(/<ToolsProvider/)
+  })
+})
+
+describe('useArtifact', () => {
+  it('gives an object URL and kind, revoked on URL change and on unmount', async () => {
+    const created: string[] = []
+    const revoked: string[] = []
+    const create = vi.spyOn(URL, 'createObjectURL').mockImplementation(() => {
+      created.push(`blob:test/${created.length}`)
+      return created.at(-1)!
+    })
+    const revoke = vi.spyOn(URL, 'revokeObjectURL').mockImplementation((url) => void revoked.push(url))
+    const client = fastClient(MOCK_KEYS.demo)
+    const image = (await client.run('photo/enhance', { file: pngFile() })).artifacts[0]!
+    const pdf = (await client.run('pdf/create', { objectId: 'obj_demo' })).artifacts[0]!
+
+    const { result, rerender, unmount } = renderHook(({ url }) => useArtifact(url), {
+      wrapper: wrapper(),
+      initialProps: { url: image },
+    })
+    await waitFor(() => expect(result.current.kind).toBe('image'))
+    expect(result.current.objectUrl).toBe(created[0])
+    rerender({ url: pdf })
+    await waitFor(() => expect(result.current.kind).toBe('pdf'))
+    expect(revoked).toContain(created[0])
+    unmount()
+    expect(revoked).toEqual(created)
+    create.mockRestore()
+    revoke.mockRestore()
+  })
+})

@@ -1,0 +1,55 @@
+// Dev and test config: Vitest reads it, and Storybook merges it into its own Vite config.
+// The published library is built by vite.lib.config.ts, not by this file.
+import { playwright } from '@vitest/browser-playwright'
+import react from '@vitejs/plugin-react'
+import { defineConfig } from 'vitest/config'
+
+/**
+ * The browser provider for browser-mode projects: the system's Chromium (Debian's package, path in
+ * CHROMIUM_PATH, which `npm test` sets) instead of a browser downloaded by Playwright, which CI
+ * machines cannot fetch. The flags keep it headless and quiet in containers (often run as root,
+ * hence --no-sandbox) and stop it from phoning home.
+ */
+export function chromiumProvider() {
+  return playwright({
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH || undefined,
+      args: [
+        '--no-sandbox',
+        '--headless',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    },
+  })
+}
+
+export default defineConfig({
+  plugins: [react()],
+  test: {
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          environment: 'jsdom',
+          include: ['test/**/*.test.{ts,tsx}'],
+          setupFiles: ['test/setup.ts'],
+        },
+      },
+      // ── storybook project goes here ──────────────────────────────────────────────────────────
+      // Stories run as tests in real Chromium through @storybook/addon-vitest, roughly:
+      //   {
+      //     extends: true,
+      //     plugins: [storybookTest({ configDir: '.storybook' })],
+      //     test: {
+      //       name: 'storybook',
+      //       browser: { enabled: true, headless: true, provider: chromiumProvider(), instances: [{ browser: 'chromium' }] },
+      //     },
+      //   },
+      // `headless: true` matters: the provider passes Vitest's own headless flag to Playwright.
+    ],
+  },
+})
