@@ -21,12 +21,10 @@ export const VALIDATION_MESSAGES = {
   'not-a-file': 'Choose a file.',
   'listing-missing': 'Give a listing (objectId) or a collection (collectionId).',
   'listing-both': 'Give a listing or a collection, not both.',
-  'not-an-object': 'The input must be an object.',
+  'not-an-object': 'Enter a JSON object of fields.',
   'unknown-tool': 'There is no tool of this name.',
   'sync-tool': 'This tool answers at once and creates no job: call run().',
   'foreign-url': 'This link is not on the service, so the key is not sent to it.',
-  'file-type': 'This type of file is not accepted.',
-  'file-size': 'This file is too large.',
   invalid: 'This value is not valid.',
 } as const
 

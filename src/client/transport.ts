@@ -40,7 +40,11 @@ export const xhrTransport: Transport = ({ method, url, headers, body, signal, on
       xhr.upload.onprogress = (event) =>
         onUploadProgress({ loaded: event.loaded, total: event.lengthComputable ? event.total : expected })
     }
-    const onAbort = () => xhr.abort()
+    // Settle at once: some XHR implementations still deliver the answer of an aborted request.
+    const onAbort = () => {
+      xhr.abort()
+      reject(signal?.reason ?? new DOMException('The upload was cancelled.', 'AbortError'))
+    }
     signal?.addEventListener('abort', onAbort, { once: true })
     const settle = () => signal?.removeEventListener('abort', onAbort)
     xhr.onload = () => {

@@ -7,6 +7,7 @@ import { ErrorNotice } from './ErrorNotice.js'
 import { useFormat } from './format.js'
 import { DownloadIcon, ExternalLinkIcon, FileIcon } from './icons.js'
 
+/** One result link to show, and what to call it. */
 export interface ArtifactViewerProps {
   /**
    * A result link, as in `result.artifacts` or `job.artifacts`. It is downloaded with the

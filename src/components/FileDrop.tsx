@@ -166,16 +166,20 @@ export function FileDrop({
           'aria-invalid': invalid || Boolean(rejection) || undefined,
         })}
       >
+        {/* The line breaks are for pages without the stylesheet, which lays the parts out itself. */}
         <UploadIcon className="ct-file-drop__icon" />
+        <br />
         <span className="ct-file-drop__prompt" id={promptId}>
           {isDragActive ? messages.upload.dropActive : messages.upload.drop}
         </span>
+        <br />
         <span className="ct-file-drop__choose" aria-hidden="true">
           {messages.upload.choose}
         </span>
+        <br />
         <span className="ct-file-drop__hint" id={hintId}>
           {typeNames.length > 0 && <span>{messages.upload.accepted(format.list(typeNames, 'or'))}</span>}
-          {typeNames.length > 0 && <span aria-hidden="true"> · </span>}
+          {typeNames.length > 0 && ' · '}
           <span>{messages.upload.maxSize(format.bytes(maxSize))}</span>
         </span>
       </button>
@@ -186,7 +190,7 @@ export function FileDrop({
       {file && <SelectedFile file={file} canRemove={!locked} onRemove={remove} />}
       {uploading && (
         <div className="ct-file-drop__progress">
-          <UploadBar progress={progress} messages={messages} format={format} />
+          <UploadBar progress={progress} messages={messages} format={format} />{' '}
           {onCancel && (
             <button type="button" className="ct-button ct-button--secondary ct-file-drop__cancel" onClick={cancel}>
               {messages.upload.cancel}
@@ -281,21 +285,23 @@ interface UploadBarProps {
 /** Bytes sent of the upload; no value (an indeterminate bar) until the first report arrives. */
 function UploadBar({ progress, messages, format }: UploadBarProps) {
   const known = progress !== null && progress.total > 0
+  // A transport may report a little more than it promised; the bar never runs past full.
+  const sent = known ? Math.min(progress.loaded, progress.total) : 0
   return (
     <>
       {known ? (
         <progress
           className="ct-progress ct-file-drop__progress-bar"
           aria-label={messages.upload.progressLabel}
-          value={Math.min(progress.loaded, progress.total)}
+          value={sent}
           max={progress.total}
         />
       ) : (
         <progress className="ct-progress ct-file-drop__progress-bar" aria-label={messages.upload.progressLabel} />
-      )}
+      )}{' '}
       <span className="ct-file-drop__progress-text">
         {known
-          ? messages.upload.uploading(format.bytes(Math.min(progress.loaded, progress.total)), format.bytes(progress.total))
+          ? messages.upload.uploading(format.bytes(sent), format.bytes(progress.total))
           : messages.phase.submitting}
       </span>
     </>

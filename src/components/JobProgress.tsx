@@ -42,6 +42,7 @@ interface GivenJob {
   jobId?: undefined
 }
 
+/** Either a job to follow (`tool` + `jobId`) or a job to show (`job`), with the display options. */
 export type JobProgressProps = JobProgressOptions & (PolledJob | GivenJob)
 
 /** `data-state`: before the first read, a job's phase, or why there is no job to show. */
@@ -66,6 +67,12 @@ type JobProgressState = 'checking' | JobPhase | 'not-found' | 'error'
  * <JobProgress tool="video/create" jobId={jobId} />
  */
 export function JobProgress(props: JobProgressProps) {
+  // Another job is another run: its clock, its announcements and what it was seen doing start afresh.
+  const id = props.job ? `${props.job.tool}/${props.job.jobId}` : `${props.tool}/${props.jobId}`
+  return <JobProgressView key={id} {...props} />
+}
+
+function JobProgressView(props: JobProgressProps) {
   const { pollInterval, showArtifacts = true, startedAt, onRetry, className } = props
   const { messages } = useToolsContext()
   const format = useFormat()

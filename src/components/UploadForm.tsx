@@ -106,13 +106,19 @@ function UploadFormView<T extends FileToolId>({
   // The input of a submit from this form, until the service takes it or the run ends.
   const submitted = useRef<UploadInput | null>(null)
 
+  // The latest callback, read when the phase moves: an inline function must not re-run the check.
+  const onSubmittedRef = useRef(onSubmitted)
+  useEffect(() => {
+    onSubmittedRef.current = onSubmitted
+  })
+
   useEffect(() => {
     const input = submitted.current
     if (!input || phase === 'submitting') return
     submitted.current = null
     if (phase === 'failed') noticeRef.current?.focus()
-    else if (phase !== 'idle') onSubmitted?.(input)
-  }, [phase, error, onSubmitted])
+    else if (phase !== 'idle') onSubmittedRef.current?.(input)
+  }, [phase, error])
 
   const send = (input: UploadInput) => {
     submitted.current = input
@@ -164,7 +170,7 @@ function UploadFormView<T extends FileToolId>({
         />
         <FieldError className="ct-upload-form__file-error" error={error} field="file" id={fileErrorId} />
       </div>
-      {children !== undefined && children !== null && (
+      {children != null && children !== false && (
         <fieldset className="ct-upload-form__fields" disabled={inFlight}>
           {children}
         </fieldset>

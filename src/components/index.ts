@@ -1,4 +1,5 @@
-// The drop-in components and the helpers for building around them.
+// The drop-in components and the helpers for building around them, with the React layer beneath.
+export * from '../react/index.js'
 export { ErrorNotice } from './ErrorNotice.js'
 export type { ErrorNoticeProps } from './ErrorNotice.js'
 export { FieldError } from './FieldError.js'
@@ -13,3 +14,7 @@ export { FileDrop } from './FileDrop.js'
 export type { FileDropProps, FileDropState } from './FileDrop.js'
 export { UploadForm } from './UploadForm.js'
 export type { UploadFormProps, UploadInput } from './UploadForm.js'
+export { ToolRunner } from './ToolRunner.js'
+export type { ToolRunnerProps } from './ToolRunner.js'
+export { ResultView } from './ResultView.js'
+export type { ResultViewProps } from './ResultView.js'

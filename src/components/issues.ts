@@ -1,4 +1,4 @@
-import { INPUT_FIELDS, isToolsError, type InputField, type Messages, type ValidationIssue } from '../react/index.js'
+import { isToolsError, type InputField, type Messages, type ValidationIssue } from '../react/index.js'
 
 /** The validation problem `error` reports for `field`, if any. */
 export function issueFor(error: unknown, field: string): ValidationIssue | undefined {
@@ -12,7 +12,7 @@ export function issueFor(error: unknown, field: string): ValidationIssue | undef
  */
 export function fieldLabel(messages: Messages, field: string): string | undefined {
   if (field === '' || field === 'input') return undefined
-  return (INPUT_FIELDS as readonly string[]).includes(field) ? messages.fields[field as InputField] : field
+  return Object.hasOwn(messages.fields, field) ? messages.fields[field as InputField] : field
 }
 
 /** The problem in the person's language; the client's English for a code the messages lack. */

@@ -1,3 +1,2 @@
 // `@cabinet/tools-react`: everything — client, catalogue, provider, hooks, components.
-export * from '../client/index.js'
-export * from '../tools/index.js'
+export * from '../components/index.js'

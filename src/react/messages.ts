@@ -65,7 +65,6 @@ export interface Messages {
     /** The generic field for body fields the spec does not name. */
     options: string
     optionsHint: string
-    optionsInvalid: string
     /** Marks an optional field's label. */
     optional: string
   }
@@ -238,7 +237,6 @@ export const en: Messages = {
     listingHint: 'Fill in a listing ID or a collection ID, not both.',
     options: 'Options (JSON)',
     optionsHint: 'Any other fields this tool takes, as a JSON object, e.g. {"title": "Sunny flat"}.',
-    optionsInvalid: 'Enter a JSON object, e.g. {"title": "Sunny flat"}.',
     optional: 'optional',
   },
   upload: {

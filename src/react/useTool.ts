@@ -110,6 +110,8 @@ export function useTool<T extends ToolId>(tool: T): UseToolResult<T> {
       lastRun.current.opts = { ...opts, idempotencyKey: intent.idempotencyKey }
       const flow = (async () => {
         const answer = await mutateAsync(intent)
+        // Reset while the answer was on its way: the job may exist, but this run is over.
+        if (intent.signal.aborted) throw new ToolsError('aborted', 'The run was reset.', { tool })
         if (!deferred) return answer as ToolResult<T>
         const { jobId } = answer as JobHandle
         const final = await queryClient.fetchQuery(jobQueryOptions(context, queryClient, tool as DeferredToolId, jobId))

@@ -111,13 +111,25 @@ const byId = new Map<string, Tool>(TOOLS.map((tool) => [tool.id, tool]))
 /** The input fields the catalogue checks, across all tools (`file` for the upload). */
 export type InputField = { [T in ToolId]: Extract<keyof ToolOf<T>['input']['shape'], string> }[ToolId]
 
-/** The fields one tool's input names, in the catalogue's order. */
-export function inputFields(tool: ToolId): InputField[] {
-  return Object.keys(getTool(tool).input.shape) as InputField[]
+/** One named input field, as a form needs it. */
+export interface InputFieldSpec {
+  name: InputField
+  type: 'text' | 'number' | 'file'
+  /** False for optional fields, and for `objectId` / `collectionId`, of which exactly one is needed. */
+  required: boolean
 }
 
-/** Every named field of every tool, once each. */
-export const INPUT_FIELDS: readonly InputField[] = [...new Set(TOOLS.flatMap((tool) => inputFields(tool.id)))]
+/** The fields one tool's input names, in the catalogue's order, read off its schema. */
+export function inputFields(tool: ToolId): InputFieldSpec[] {
+  return Object.entries(getTool(tool).input.shape).map(([name, schema]) => {
+    const def = (schema as z.ZodMiniType)._zod.def
+    const optional = def.type === 'optional'
+    const inner = optional ? (def as z.core.$ZodOptionalDef).innerType._zod.def : def
+    const type = inner.type === 'number' ? 'number' : inner.type === 'custom' ? 'file' : 'text'
+    return { name: name as InputField, type, required: !optional }
+  })
+}
+
 
 /** The catalogue row of `id`, or undefined for an unknown id. */
 export function getTool<T extends ToolId>(id: T): ToolOf<T>

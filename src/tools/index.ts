@@ -1,10 +1,11 @@
 // The catalogue layer, with the client layer beneath it (upper layers import only from here).
 export * from '../client/index.js'
-export { getTool, INPUT_FIELDS, inputFields, TOOLS } from './catalogue.js'
+export { getTool, inputFields, TOOLS } from './catalogue.js'
 export type {
   DeferredToolId,
   FileToolId,
   InputField,
+  InputFieldSpec,
   ListingToolId,
   Scope,
   SyncToolId,

@@ -1,0 +1,177 @@
+import '@testing-library/jest-dom/vitest'
+import { render, screen, within } from '@testing-library/react'
+import userEvent from '@testing-library/user-event'
+import type { ReactNode } from 'react'
+import { renderToString } from 'react-dom/server'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import {
+  ArtifactViewer,
+  ErrorNotice,
+  FieldError,
+  FileDrop,
+  JobProgress,
+  ResultView,
+  ToolRunner,
+  UploadForm,
+} from '../src/components/index.js'
+import { MOCK_BASE_URL, MOCK_KEYS } from '../src/mock/index.js'
+import { ru, ToolsError, ToolsProvider, TOOLS } from '../src/react/index.js'
+import { pngFile, setupMockService } from './support/service.js'
+
+const { service } = setupMockService()
+const BILLING = 'https://cabinet.example/billing'
+
+function Provider({ children, apiKey = MOCK_KEYS.demo }: { children?: ReactNode; apiKey?: string }) {
+  return (
+    <ToolsProvider baseUrl={MOCK_BASE_URL} apiKey={apiKey} pollInterval={10} billingUrl={BILLING}>
+      {children}
+    </ToolsProvider>
+  )
+}
+
+const created: string[] = []
+beforeEach(() => {
+  created.length = 0
+  // jsdom's URL store refuses jsdom's own blobs: record the objects instead.
+  vi.spyOn(URL, 'createObjectURL').mockImplementation((blob) => {
+    created.push(`blob:${MOCK_BASE_URL}/${created.length}#${(blob as Blob).type}`)
+    return created.at(-1)!
+  })
+  vi.spyOn(URL, 'revokeObjectURL').mockImplementation(() => undefined)
+})
+afterEach(() => vi.restoreAllMocks())
+
+const calls = () => service.log.filter((entry) => entry.kind === 'call')
+
+describe('<ToolRunner>', () => {
+  it('valuation/rent: typed fields to the rent shown', async () => {
+    const user = userEvent.setup()
+    render(<ToolRunner tool="valuation/rent" input={{ city: 'Kazan' }} />, { wrapper: Provider })
+    expect(screen.getByRole('heading', { name: 'Rent estimate' })).toBeInTheDocument()
+    expect(screen.getByLabelText('City')).toHaveValue('Kazan')
+    await user.type(screen.getByLabelText(/Property type/), 'flat')
+    await user.type(screen.getByLabelText(/Total area/), '54')
+    await user.click(screen.getByRole('button', { name: 'Run' }))
+    const result = await screen.findByRole('region', { name: 'Result' })
+    expect(within(result).getByText('Monthly')).toBeInTheDocument()
+    expect(calls()).toEqual([expect.objectContaining({ tool: 'valuation/rent', status: 200 })])
+    expect(within(result).getByText('Monthly').nextElementSibling!.textContent).toMatch(/^\d{1,3}(,\d{3})*(\.\d+)?$/)
+    expect(result.parentElement).toHaveFocus()
+  })
+
+  it('validates inline, next to each field, before anything is sent', async () => {
+    const user = userEvent.setup()
+    render(<ToolRunner tool="valuation/rent" />, { wrapper: Provider })
+    const area = screen.getByLabelText(/Total area/)
+    await user.type(area, '-5')
+    await user.tab()
+    expect(await screen.findByText('Enter a number greater than zero.')).toBeInTheDocument()
+    expect(area).toHaveAttribute('aria-invalid', 'true')
+    await user.click(screen.getByRole('button', { name: 'Run' }))
+    expect(await screen.findByRole('alert')).toHaveFocus()
+    expect(screen.getAllByText('This field is required.')).not.toHaveLength(0)
+    expect(service.log).toHaveLength(0)
+  })
+
+  it('photo/enhance: a dropped PNG to the enhanced image shown from an object URL', async () => {
+    const user = userEvent.setup()
+    const { container } = render(<ToolRunner tool="photo/enhance" />, { wrapper: Provider })
+    await user.upload(container.querySelector<HTMLInputElement>('input[type="file"]')!, pngFile())
+    await user.type(screen.getByLabelText(/Enhancement mode/), 'hdr')
+    await user.click(screen.getByRole('button', { name: 'Run' }))
+    const image = await screen.findByRole('img', {}, { timeout: 3000 })
+    expect(image.getAttribute('src')).toMatch(/^blob:.*#image\/png$/)
+    expect(calls()).toHaveLength(1)
+    expect(service.bills()).toBe(1)
+    expect(screen.getByRole('button', { name: 'Run again' })).toBeInTheDocument()
+  })
+
+  it('a JSON tool whose fields the spec leaves open takes them as options', async () => {
+    const user = userEvent.setup()
+    render(<ToolRunner tool="text/generate" />, { wrapper: Provider })
+    const options = screen.getByLabelText(/Options \(JSON\)/)
+    await user.type(options, 'not json')
+    await user.click(screen.getByRole('button', { name: 'Run' }))
+    expect(await screen.findByText(/Enter a JSON object of fields/)).toBeInTheDocument()
+    expect(service.log).toHaveLength(0)
+    await user.clear(options)
+    await user.type(options, '{{"prompt": "two rooms"}')
+    await user.click(screen.getByRole('button', { name: 'Run' }))
+    await screen.findByRole('region', { name: 'Result' })
+    expect(calls()).toHaveLength(1)
+  })
+
+  it('402: the billing notice links to the billing page', async () => {
+    const user = userEvent.setup()
+    render(<ToolRunner tool="valuation/rent" input={{ propertyCategory: 'flat', totalArea: 40, city: 'Ufa' }} />, {
+      wrapper: ({ children }) => <Provider apiKey={MOCK_KEYS.broke}>{children}</Provider>,
+    })
+    await user.click(screen.getByRole('button', { name: 'Run' }))
+    const notice = await screen.findByRole('alert')
+    expect(notice).toHaveAttribute('data-kind', 'billing')
+    expect(within(notice).getByRole('link')).toHaveAttribute('href', BILLING)
+    expect(notice).toHaveFocus()
+  })
+
+  it('403: the missing scope is named, with where to make a key that has it', async () => {
+    const user = userEvent.setup()
+    render(<ToolRunner tool="pdf/create" input={{ objectId: 'obj_demo' }} />, {
+      wrapper: ({ children }) => <Provider apiKey={MOCK_KEYS.limited}>{children}</Provider>,
+    })
+    await user.click(screen.getByRole('button', { name: 'Run' }))
+    const notice = await screen.findByRole('alert')
+    expect(notice).toHaveTextContent('tools:pdf')
+    expect(notice).toHaveTextContent(/AI tools.*API.*Keys/)
+  })
+
+  it('listing access: someone else’s listing is said to be theirs', async () => {
+    const user = userEvent.setup()
+    render(<ToolRunner tool="site/create" input={{ objectId: 'obj_other' }} />, { wrapper: Provider })
+    await user.click(screen.getByRole('button', { name: 'Run' }))
+    const notice = await screen.findByRole('alert')
+    expect(notice).toHaveAttribute('data-kind', 'listing-access')
+    expect(notice).toHaveTextContent(/another account/i)
+  })
+
+  it('"Run again" returns to the form with the values kept', async () => {
+    const user = userEvent.setup()
+    render(<ToolRunner tool="pdf/create" input={{ objectId: 'obj_demo', language: 'en' }} />, { wrapper: Provider })
+    await user.click(screen.getByRole('button', { name: 'Run' }))
+    await screen.findByRole('button', { name: 'Run again' }, { timeout: 3000 })
+    await user.click(screen.getByRole('button', { name: 'Run again' }))
+    expect(screen.queryByRole('region', { name: 'Result' })).not.toBeInTheDocument()
+    expect(screen.getByLabelText(/Listing/)).toHaveValue('obj_demo')
+  })
+
+  it('speaks Russian with the Russian messages', () => {
+    render(
+      <ToolsProvider baseUrl={MOCK_BASE_URL} apiKey={MOCK_KEYS.demo} messages={ru}>
+        <ToolRunner tool="valuation/rent" />
+      </ToolsProvider>,
+    )
+    expect(screen.getByRole('button', { name: ru.runner.submit })).toBeInTheDocument()
+  })
+})
+
+describe('on the server', () => {
+  it('every component renders with renderToString', () => {
+    const job = { tool: 'pdf/create', jobId: 'j', status: 'pending', phase: 'pending' as const, data: {}, artifacts: [] }
+    const html = renderToString(
+      <Provider>
+        {TOOLS.map((tool) => (
+          <ToolRunner key={tool.id} tool={tool.id} />
+        ))}
+        <UploadForm tool="photo/enhance" />
+        <FileDrop file={null} onFileChange={() => undefined} />
+        <JobProgress job={job} />
+        <JobProgress tool="pdf/create" jobId="j" />
+        <ArtifactViewer url={`${MOCK_BASE_URL}/artifacts/x/a.png`} />
+        <ResultView result={{ tool: 'valuation/rent', data: { rent: 1 }, artifacts: [] }} />
+        <ErrorNotice error={new ToolsError('billing', 'x')} />
+        <FieldError error={null} field="city" id="e" />
+      </Provider>,
+    )
+    expect(html).toContain('Rent estimate')
+    expect(html).toContain('ct-tool-runner')
+  })
+})
