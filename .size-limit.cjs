@@ -10,19 +10,18 @@ module.exports = [
     gzip: true,
     limit: '10 kB',
   },
-  // Enable once the provider, hooks and components are exported from the root entry:
-  // {
-  //   name: "import { ToolsProvider, useValuationReport } from '@cabinet/tools-react'",
-  //   path: 'dist/entries/index.js',
-  //   import: '{ ToolsProvider, useValuationReport }',
-  //   gzip: true,
-  //   limit: '12 kB',
-  // },
-  // {
-  //   name: "import { ToolRunner } from '@cabinet/tools-react'",
-  //   path: 'dist/entries/index.js',
-  //   import: '{ ToolRunner }',
-  //   gzip: true,
-  //   limit: '22 kB',
-  // },
+  {
+    name: "import { ToolsProvider, useValuationReport } from '@cabinet/tools-react'",
+    path: 'dist/entries/index.js',
+    import: '{ ToolsProvider, useValuationReport }',
+    gzip: true,
+    limit: '12 kB',
+  },
+  {
+    name: "import { ToolRunner } from '@cabinet/tools-react'",
+    path: 'dist/entries/index.js',
+    import: '{ ToolRunner }',
+    gzip: true,
+    limit: '22 kB',
+  },
 ]

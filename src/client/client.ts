@@ -2,6 +2,7 @@ import type { CallOptions, Job, JobHandle, Result, ToolDefinition } from './defi
 import { abortError, issue, jobFailedError, ToolsError, validationError, type ValidationIssue } from './errors.js'
 import { newIdempotencyKey } from './ids.js'
 import { defaultInterpretation, type Interpretation } from './interpret.js'
+import { asRecord } from './record.js'
 import { errorFromResponse, malformed, readBody, requestIdOf } from './response.js'
 import { backoff, retryPolicy, sleep, type RetryOptions } from './retry.js'
 import { chooseTransport } from './transport.js'
@@ -151,8 +152,8 @@ export function createClient(tools: readonly ToolDefinition[], options: ToolsCli
   }
 
   function toJob(tool: ToolDefinition, jobId: string, body: unknown, status: number, requestId?: string): Job {
-    const record = body && typeof body === 'object' ? (body as Record<string, unknown>) : undefined
-    if (!record || typeof record.status !== 'string') throw malformed(tool, 'a job without a status', body, status)
+    const record = asRecord(body)
+    if (typeof record?.status !== 'string') throw malformed(tool, 'no status', body, status)
     return {
       tool: tool.id,
       jobId,
@@ -174,10 +175,9 @@ export function createClient(tools: readonly ToolDefinition[], options: ToolsCli
     const tool = definition(id)
     if (tool.mode !== 'deferred') throw validationError([issue('tool', 'sync-tool')], id)
     const { response, body } = await call(tool, input, opts)
-    const record = (body && typeof body === 'object' ? body : {}) as Record<string, unknown>
-    const { jobId, status, requestId } = record
+    const { jobId, status, requestId } = asRecord(body) ?? {}
     if (typeof jobId !== 'string' || !jobId || typeof status !== 'string' || typeof requestId !== 'string') {
-      throw malformed(tool, 'a created job needs jobId, status and requestId', body, response.status)
+      throw malformed(tool, 'a 202 needs jobId, status and requestId', body, response.status)
     }
     return { tool: tool.id, jobId, status, requestId }
   }

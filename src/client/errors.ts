@@ -14,18 +14,18 @@ export type ToolsErrorKind =
 
 /** English text for each validation code; UIs translate by code. */
 export const VALIDATION_MESSAGES = {
-  required: 'This field is required.',
+  required: 'Required.',
   'not-a-string': 'Enter text.',
   'not-a-number': 'Enter a number.',
-  'not-positive': 'Enter a number greater than zero.',
+  'not-positive': 'Enter a number above zero.',
   'not-a-file': 'Choose a file.',
-  'listing-missing': 'Give a listing (objectId) or a collection (collectionId).',
-  'listing-both': 'Give a listing or a collection, not both.',
+  'listing-missing': 'Give objectId or collectionId.',
+  'listing-both': 'Give objectId or collectionId, not both.',
   'not-an-object': 'Enter a JSON object of fields.',
-  'unknown-tool': 'There is no tool of this name.',
-  'sync-tool': 'This tool answers at once and creates no job: call run().',
-  'foreign-url': 'This link is not on the service, so the key is not sent to it.',
-  invalid: 'This value is not valid.',
+  'unknown-tool': 'No tool has this name.',
+  'sync-tool': 'This tool answers at once: call run().',
+  'foreign-url': 'Not a link on the service: the key is not sent there.',
+  invalid: 'Not valid.',
 } as const
 
 export type ValidationCode = keyof typeof VALIDATION_MESSAGES

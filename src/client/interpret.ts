@@ -1,4 +1,5 @@
 import type { JobPhase, ToolDefinition } from './definition.js'
+import { asRecord, pickString } from './record.js'
 
 /**
  * How the client reads what the spec leaves unshown. Each default is one assumption, listed
@@ -56,24 +57,15 @@ function resolveLink(text: string, artifactBase: string): string | undefined {
 }
 
 function progress(body: unknown): number | undefined {
-  if (!body || typeof body !== 'object') return undefined
-  const value = (body as Record<string, unknown>).progress
-  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) return undefined
+  const value = asRecord(body)?.progress
+  if (typeof value !== 'number' || !(value >= 0) || value === Infinity) return undefined
   // 0..1 or a percentage: both are common.
   return Math.min(1, value > 1 ? value / 100 : value)
 }
 
 function errorMessage(body: unknown): string | undefined {
-  if (!body || typeof body !== 'object') return undefined
-  const record = body as Record<string, unknown>
-  const nested = record.error
-  const candidates = [
-    record.message,
-    record.detail,
-    nested && typeof nested === 'object' ? (nested as Record<string, unknown>).message : nested,
-    record.title,
-  ]
-  return candidates.find((value): value is string => typeof value === 'string' && value !== '')
+  const error = asRecord(body)?.error
+  return pickString(body, ['message', 'detail', 'title']) ?? (typeof error === 'string' && error ? error : undefined)
 }
 
 const NAMES_LISTING = /listing|object_?id|collection/i

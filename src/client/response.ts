@@ -1,6 +1,7 @@
 import type { ToolDefinition } from './definition.js'
 import { ToolsError, type ToolsErrorKind } from './errors.js'
 import type { Interpretation } from './interpret.js'
+import { pickString } from './record.js'
 import { parseRetryAfter } from './retry.js'
 
 /** The body as JSON where it parses, else its text; undefined when empty. */
@@ -15,14 +16,7 @@ export async function readBody(response: Response): Promise<unknown> {
 }
 
 export function requestIdOf(body: unknown, headers?: Headers): string | undefined {
-  if (body && typeof body === 'object') {
-    const record = body as Record<string, unknown>
-    const nested = record.error && typeof record.error === 'object' ? (record.error as Record<string, unknown>) : {}
-    for (const value of [record.requestId, record.request_id, nested.requestId, nested.request_id]) {
-      if (typeof value === 'string' && value !== '') return value
-    }
-  }
-  return headers?.get('x-request-id') ?? headers?.get('request-id') ?? undefined
+  return pickString(body, ['requestId', 'request_id']) ?? headers?.get('x-request-id') ?? undefined
 }
 
 const KIND_BY_STATUS: Record<number, ToolsErrorKind> = {
@@ -32,16 +26,6 @@ const KIND_BY_STATUS: Record<number, ToolsErrorKind> = {
   403: 'scope',
   404: 'not-found',
   429: 'rate-limit',
-}
-
-const DEFAULT_TEXT: Partial<Record<ToolsErrorKind, string>> = {
-  'bad-request': 'The service refused the request.',
-  unauthorized: 'The API key was refused.',
-  billing: "The wallet has too little money, or the plan's quota is used up.",
-  'listing-access': 'The listing or collection belongs to another account.',
-  'not-found': 'No such job for this key.',
-  'rate-limit': 'Too many requests: the rate limit was hit.',
-  server: 'The service failed to answer.',
 }
 
 /**
@@ -57,18 +41,12 @@ export function errorFromResponse(
 ): ToolsError {
   const { status } = response
   let kind: ToolsErrorKind = KIND_BY_STATUS[status] ?? (status >= 500 ? 'server' : 'bad-request')
-  if (call && kind !== 'billing' && kind !== 'rate-limit' && kind !== 'unauthorized' && status < 500) {
-    if (interpret.isListingAccessError({ status, body, tool })) kind = 'listing-access'
-  }
+  if (call && interpret.isListingAccessError({ status, body, tool })) kind = 'listing-access'
   const scope = kind === 'scope' ? (tool.scope ?? undefined) : undefined
-  const base =
-    kind === 'scope'
-      ? scope
-        ? `This key lacks the scope ${scope}.`
-        : 'This key may not use this tool.'
-      : (DEFAULT_TEXT[kind] ?? 'The request failed.')
+  // Terse: a UI explains each kind in the person's language; the service's own words follow.
   const detail = interpret.errorMessage(body)
-  return new ToolsError(kind, detail ? `${base} (${status}: ${detail})` : `${base} (${status})`, {
+  const message = `${tool.id || 'artifact'}: ${status} ${kind}${scope ? ` (needs ${scope})` : ''}${detail ? `: ${detail}` : ''}`
+  return new ToolsError(kind, message, {
     status,
     tool: tool.id || undefined,
     requestId: requestIdOf(body, response.headers),
@@ -79,7 +57,7 @@ export function errorFromResponse(
 }
 
 export function malformed(tool: ToolDefinition, what: string, body: unknown, status: number): ToolsError {
-  return new ToolsError('server', `The service sent a malformed answer: ${what}.`, {
+  return new ToolsError('server', `Malformed answer: ${what}.`, {
     status,
     tool: tool.id,
     body,

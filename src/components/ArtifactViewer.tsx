@@ -1,11 +1,12 @@
 'use client'
 import { useId, useState, useSyncExternalStore, type ReactNode } from 'react'
-import { useArtifact, useToolsContext, type ArtifactKind, type Messages } from '../react/index.js'
+import { useArtifact, type ArtifactKind, type Messages } from '../react/index.js'
 import { artifactFileName, opensSafelyInATab } from './artifactFile.js'
 import { cx } from './classNames.js'
 import { ErrorNotice } from './ErrorNotice.js'
 import { useFormat } from './format.js'
 import { DownloadIcon, ExternalLinkIcon, FileIcon } from './icons.js'
+import { useMessages } from './useMessages.js'
 
 /** One result link to show, and what to call it. */
 export interface ArtifactViewerProps {
@@ -44,7 +45,7 @@ export function ArtifactViewer(props: ArtifactViewerProps) {
 }
 
 function ArtifactView({ url, title, className, onRetry }: ArtifactViewerProps & { onRetry: () => void }) {
-  const { messages } = useToolsContext()
+  const messages = useMessages()
   const format = useFormat()
   const { objectUrl, blob, kind, error } = useArtifact(url)
   const canShowPdf = usePdfViewer()

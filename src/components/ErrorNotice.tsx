@@ -13,6 +13,7 @@ import { useFormat } from './format.js'
 import { AlertIcon, CloseIcon } from './icons.js'
 import { fieldLabel, issueMessage } from './issues.js'
 import { useCountdown } from './useCountdown.js'
+import { useMessages } from './useMessages.js'
 
 /** A `ToolsError`'s kind, or `unknown` for anything else thrown. */
 type NoticeKind = ToolsErrorKind | 'unknown'
@@ -65,7 +66,8 @@ export const ErrorNotice = forwardRef<HTMLDivElement, ErrorNoticeProps>(function
   { error, onRetry, onDismiss, fieldId, className },
   ref,
 ) {
-  const { messages, billingUrl } = useToolsContext()
+  const { billingUrl } = useToolsContext()
+  const messages = useMessages()
   const format = useFormat()
   const toolsError = isToolsError(error) ? error : undefined
   const kind: NoticeKind = toolsError?.kind ?? 'unknown'

@@ -1,7 +1,7 @@
 'use client'
-import { useToolsContext } from '../react/index.js'
 import { cx } from './classNames.js'
 import { issueFor, issueMessage } from './issues.js'
+import { useMessages } from './useMessages.js'
 
 export interface FieldErrorProps {
   /** The error of the last run; only a validation error with a problem for `field` shows anything. */
@@ -22,7 +22,7 @@ export interface FieldErrorProps {
  * <FieldError error={error} field="city" id="city-error" />
  */
 export function FieldError({ error, field, id, className }: FieldErrorProps) {
-  const { messages } = useToolsContext()
+  const messages = useMessages()
   const issue = issueFor(error, field)
   if (!issue) return null
   return (

@@ -1,11 +1,12 @@
 'use client'
 import { useEffect, useId, useRef, useState } from 'react'
 import { useDropzone, type Accept, type FileRejection } from 'react-dropzone'
-import { useToolsContext, type FileToolId, type Messages, type UploadProgress } from '../react/index.js'
+import { type FileToolId, type Messages, type UploadProgress } from '../react/index.js'
 import { cx } from './classNames.js'
 import { acceptedTypeNames, defaultMaxSize, isPreviewable, toolAccept } from './fileAccept.js'
 import { useFormat, type Format } from './format.js'
 import { CloseIcon, FileIcon, UploadIcon } from './icons.js'
+import { useMessages } from './useMessages.js'
 
 export interface FileDropProps {
   /** The file tool the file is for: its catalogue row's `accept` is the default of `accept`. */
@@ -77,7 +78,7 @@ export function FileDrop({
   invalid = false,
   className,
 }: FileDropProps) {
-  const { messages } = useToolsContext()
+  const messages = useMessages()
   const format = useFormat()
   const accept = acceptProp ?? toolAccept(tool)
   const maxSize = maxSizeProp ?? defaultMaxSize(accept)
@@ -220,7 +221,7 @@ interface SelectedFileProps {
 
 /** The chosen file: a thumbnail for images (a file icon otherwise), its name and size, Remove. */
 function SelectedFile({ file, canRemove, onRemove }: SelectedFileProps) {
-  const { messages } = useToolsContext()
+  const messages = useMessages()
   const format = useFormat()
   const preview = usePreviewUrl(file)
   const [broken, setBroken] = useState<string | null>(null)

@@ -3,7 +3,6 @@ import { useMemo, useState } from 'react'
 import {
   jobFailedError,
   useJob,
-  useToolsContext,
   type DeferredToolId,
   type Job,
   type JobPhase,
@@ -15,6 +14,7 @@ import { ErrorNotice } from './ErrorNotice.js'
 import { useFormat } from './format.js'
 import { AlertIcon } from './icons.js'
 import { useElapsed } from './useElapsed.js'
+import { useMessages } from './useMessages.js'
 
 interface JobProgressOptions {
   /** Milliseconds between polls (with `tool` and `jobId`); default the provider's. */
@@ -74,7 +74,7 @@ export function JobProgress(props: JobProgressProps) {
 
 function JobProgressView(props: JobProgressProps) {
   const { pollInterval, showArtifacts = true, startedAt, onRetry, className } = props
-  const { messages } = useToolsContext()
+  const messages = useMessages()
   const format = useFormat()
   const given = props.job
   const tool = given?.tool ?? props.tool

@@ -1,9 +1,10 @@
 'use client'
 import type { ReactNode } from 'react'
-import { useToolsContext, type Job, type Result } from '../react/index.js'
+import { type Job, type Result } from '../react/index.js'
 import { ArtifactViewer } from './ArtifactViewer.js'
 import { cx } from './classNames.js'
 import { useFormat, type Format } from './format.js'
+import { useMessages } from './useMessages.js'
 
 export interface ResultViewProps {
   /** A synchronous tool's `Result` or a deferred tool's succeeded `Job`. */
@@ -67,7 +68,7 @@ function Fields({ record, links, format }: { record: Record<string, unknown>; li
  * Classes: `ct-result`, parts `__heading`, `__fields`, `__field`, `__list`, `__artifacts`.
  */
 export function ResultView({ result, showArtifacts = true, className }: ResultViewProps) {
-  const { messages } = useToolsContext()
+  const messages = useMessages()
   const format = useFormat()
   const links = new Set(result.artifacts)
   const body = result.data

@@ -7,7 +7,6 @@ import {
   ToolsError,
   useTool,
   useToolsContext,
-  VALIDATION_MESSAGES,
   type FileToolId,
   type InputFieldSpec,
   type Tool,
@@ -23,6 +22,7 @@ import { FieldError } from './FieldError.js'
 import { JobProgress } from './JobProgress.js'
 import { ResultView } from './ResultView.js'
 import { UploadForm } from './UploadForm.js'
+import { useMessages } from './useMessages.js'
 
 export interface ToolRunnerProps<T extends ToolId> {
   tool: T
@@ -88,7 +88,8 @@ const isBusy = (phase: UseToolResult<ToolId>['phase']) => phase === 'submitting'
  * <ToolRunner tool="valuation/rent" input={{ city: 'Kazan' }} />
  */
 export function ToolRunner<T extends ToolId>({ tool, input, onResult, className }: ToolRunnerProps<T>) {
-  const { client, messages } = useToolsContext()
+  const { client } = useToolsContext()
+  const messages = useMessages()
   const hook = useTool(tool)
   const row: Tool = getTool(tool)
   const listing = 'listing' in row && row.listing
@@ -116,7 +117,7 @@ export function ToolRunner<T extends ToolId>({ tool, input, onResult, className 
   const validate = async (visited: ReadonlySet<string>) => {
     const issues = form.optionsIssue ? [] : await client.validate(tool, { file: new Blob(), ...form.input } as never)
     const optionsIssue: ValidationIssue[] = form.optionsIssue
-      ? [{ field: OPTIONS, code: 'not-an-object', message: VALIDATION_MESSAGES['not-an-object'] }]
+      ? [{ field: OPTIONS, code: 'not-an-object', message: messages.validation['not-an-object'] }]
       : []
     setLocalIssues([...issues, ...optionsIssue].filter((issue) => visited.has(issue.field)))
   }
@@ -151,7 +152,7 @@ export function ToolRunner<T extends ToolId>({ tool, input, onResult, className 
     if (busy) return
     setTouched(new Set([...fields.map((field) => field.name), OPTIONS]))
     if (form.optionsIssue) {
-      setLocalIssues([{ field: OPTIONS, code: 'not-an-object', message: VALIDATION_MESSAGES['not-an-object'] }])
+      setLocalIssues([{ field: OPTIONS, code: 'not-an-object', message: messages.validation['not-an-object'] }])
       return
     }
     setLocalIssues([])

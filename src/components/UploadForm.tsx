@@ -3,7 +3,6 @@ import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } fr
 import type { Accept } from 'react-dropzone'
 import {
   useTool,
-  useToolsContext,
   type FileToolId,
   type ToolInput,
   type ToolPhase,
@@ -14,6 +13,7 @@ import { ErrorNotice } from './ErrorNotice.js'
 import { FieldError } from './FieldError.js'
 import { FileDrop } from './FileDrop.js'
 import { issueFor } from './issues.js'
+import { useMessages } from './useMessages.js'
 
 /** What the form sends: the file, with the extra options beside it. */
 export type UploadInput = { file: File } & Record<string, unknown>
@@ -90,7 +90,7 @@ function UploadFormView<T extends FileToolId>({
   onSubmitted,
   className,
 }: UploadFormProps<T> & { state: UseToolResult<T> }) {
-  const { messages } = useToolsContext()
+  const messages = useMessages()
   const [file, setFile] = useState<File | null>(null)
   const { phase, error, uploadProgress, run, reset, retry } = state
   const inFlight = IN_FLIGHT.has(phase)

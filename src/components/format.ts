@@ -1,4 +1,4 @@
-import { useToolsContext } from '../react/index.js'
+import { useMessages } from './useMessages.js'
 
 /** Numbers, sizes and durations written for one locale. */
 export interface Format {
@@ -96,5 +96,5 @@ export function formatFor(locale: string): Format {
 
 /** The formatters for the provider's `messages.locale`. */
 export function useFormat(): Format {
-  return formatFor(useToolsContext().messages.locale)
+  return formatFor(useMessages().locale)
 }

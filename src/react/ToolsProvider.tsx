@@ -3,7 +3,9 @@ import { useContext, useInsertionEffect, useMemo, useRef, useState, type ReactNo
 import { createToolsClient, DEFAULT_POLL_INTERVAL, type ToolsClient, type ToolsClientOptions } from '../tools/index.js'
 import { ToolsContext, type ToolsContextValue } from './context.js'
 import { fingerprint, clientIdentity } from './fingerprint.js'
-import { en, mergeMessages, type PartialMessages } from './messages.js'
+import type { PartialMessages } from './messages.js'
+
+const NO_OVERRIDES: PartialMessages = {}
 
 interface ConnectionProps {
   /** The service's base address, ending in `/v1`. */
@@ -69,7 +71,7 @@ export function ToolsProvider(props: ToolsProviderProps) {
       fingerprint: print,
       pollInterval,
       billingUrl,
-      messages: messages ? mergeMessages(en, messages) : en,
+      messages: messages ?? NO_OVERRIDES,
     }),
     [client, print, pollInterval, billingUrl, messages],
   )

@@ -1,6 +1,6 @@
 import { createContext, useContext } from 'react'
 import type { ToolsClient } from '../tools/index.js'
-import type { Messages } from './messages.js'
+import type { PartialMessages } from './messages.js'
 
 export interface ToolsContextValue {
   client: ToolsClient
@@ -8,8 +8,8 @@ export interface ToolsContextValue {
   fingerprint: string
   pollInterval: number
   billingUrl?: string
-  /** Every UI string: the defaults with the provider's overrides merged in. */
-  messages: Messages
+  /** The provider's overrides of UI strings; components merge them over the defaults (`useMessages()`). */
+  messages: PartialMessages
 }
 
 export const ToolsContext = createContext<ToolsContextValue | null>(null)

@@ -1,4 +1,4 @@
-import { VALIDATION_MESSAGES, type InputField, type JobPhase, type ToolId, type ValidationCode } from '../tools/index.js'
+import { type InputField, type JobPhase, type ToolId, type ValidationCode } from '../tools/index.js'
 import type { ArtifactKind } from './useArtifact.js'
 
 
@@ -56,7 +56,7 @@ export interface Messages {
     /** Anything thrown that is not a `ToolsError`. */
     unknown: ErrorText
   }
-  /** One per validation code; the default English is the client's `VALIDATION_MESSAGES`. */
+  /** One per validation code (the client's `VALIDATION_MESSAGES` are terser, for developers). */
   validation: Record<ValidationCode, string>
   tools: Record<ToolId, { title: string; description: string }>
   fields: Record<InputField, string> & {
@@ -209,7 +209,20 @@ export const en: Messages = {
       action: 'Try again. If it keeps happening, reload the page.',
     },
   },
-  validation: { ...VALIDATION_MESSAGES },
+  validation: {
+    required: 'This field is required.',
+    'not-a-string': 'Enter text.',
+    'not-a-number': 'Enter a number.',
+    'not-positive': 'Enter a number greater than zero.',
+    'not-a-file': 'Choose a file.',
+    'listing-missing': 'Give a listing ID or a collection ID.',
+    'listing-both': 'Give a listing ID or a collection ID, not both.',
+    'not-an-object': 'Enter a JSON object of fields, e.g. {"title": "Sunny flat"}.',
+    'unknown-tool': 'There is no tool of this name.',
+    'sync-tool': 'This tool answers at once and creates no job.',
+    'foreign-url': 'This link is not on the service, so the key is not sent to it.',
+    invalid: 'This value is not valid.',
+  },
   tools: {
     'valuation/express': { title: 'Express valuation', description: 'A quick estimate of a property’s market value.' },
     'valuation/report': { title: 'Valuation report', description: 'A full, detailed valuation report on a property.' },
