@@ -1,6 +1,7 @@
 import { QueryClient, QueryClientContext, QueryClientProvider } from '@tanstack/react-query'
 import { useContext, useInsertionEffect, useMemo, useRef, useState, type ReactNode } from 'react'
-import { createToolsClient, DEFAULT_POLL_INTERVAL, type ToolsClient, type ToolsClientOptions } from '../tools/index.js'
+import { createToolsClient, type ToolsClient, type ToolsClientOptions } from '../tools/index.js'
+import { DEFAULT_POLL_INTERVAL } from '../tools/internal.js'
 import { ToolsContext, type ToolsContextValue } from './context.js'
 import { fingerprint, clientIdentity } from './fingerprint.js'
 import type { PartialMessages } from './messages.js'

@@ -5,7 +5,6 @@ import {
   getTool,
   isToolsError,
   jobFailedError,
-  newIdempotencyKey,
   ToolsError,
   type DeferredToolId,
   type Job,
@@ -17,6 +16,7 @@ import {
   type ToolResult,
   type UploadProgress,
 } from '../tools/index.js'
+import { newIdempotencyKey } from '../tools/internal.js'
 import { useToolsContext } from './context.js'
 import { jobQueryOptions } from './jobQuery.js'
 import { queryKeys } from './keys.js'

@@ -1,5 +1,21 @@
-// The catalogue layer, with the client layer beneath it (upper layers import only from here).
-export * from '../client/index.js'
+// The catalogue layer and the public part of the client beneath it (upper layers import from here).
+export { defaultInterpretation, isToolsError, jobFailedError, ToolsError, VALIDATION_MESSAGES } from '../client/index.js'
+export type {
+  CallOptions,
+  Interpretation,
+  Job,
+  JobHandle,
+  JobPhase,
+  Result,
+  RetryOptions,
+  StandardSchemaV1,
+  ToolDefinition,
+  ToolsClientOptions,
+  ToolsErrorKind,
+  UploadProgress,
+  ValidationCode,
+  ValidationIssue,
+} from '../client/index.js'
 export { getTool, inputFields, TOOLS } from './catalogue.js'
 export type {
   DeferredToolId,
