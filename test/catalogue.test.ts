@@ -1,6 +1,5 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest'
-import * as clientEntry from '../src/entries/client.js'
 import { TOOLS } from '../src/tools/index.js'
 
 describe('tool catalogue', () => {
@@ -12,11 +11,5 @@ describe('tool catalogue', () => {
     const ids = TOOLS.map((tool) => tool.id)
     expect(new Set(ids).size).toBe(ids.length)
     for (const tool of TOOLS) expect(tool.id).toBe(tool.path.replace(/^\//, ''))
-  })
-})
-
-describe('client entry', () => {
-  it('exports createToolsClient', () => {
-    expect(typeof clientEntry.createToolsClient).toBe('function')
   })
 })

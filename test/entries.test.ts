@@ -1,0 +1,50 @@
+// @vitest-environment node
+import { readFileSync } from 'node:fs'
+import { dirname, resolve } from 'node:path'
+import { describe, expect, it } from 'vitest'
+
+/** Every package a module reaches through its relative imports. */
+function packagesReachedFrom(entry: string): Set<string> {
+  const packages = new Set<string>()
+  const seen = new Set<string>()
+  const visit = (file: string) => {
+    if (seen.has(file)) return
+    seen.add(file)
+    const source = readFileSync(file, 'utf8')
+    for (const [, specifier] of source.matchAll(/(?:import|export)[^'"]*?from\s+'([^']+)'/g)) {
+      if (specifier!.startsWith('.')) {
+        const target = resolve(dirname(file), specifier!).replace(/\.js$/, '')
+        const path = [`${target}.ts`, `${target}.tsx`].find((candidate) => {
+          try {
+            return readFileSync(candidate) !== undefined
+          } catch {
+            return false
+          }
+        })
+        expect(path, `${specifier} from ${file}`).toBeDefined()
+        visit(path!)
+      } else packages.add(specifier!)
+    }
+  }
+  visit(resolve(__dirname, '..', entry))
+  return packages
+}
+
+describe('entry points', () => {
+  it('./client reaches no React, only zod', () => {
+    expect([...packagesReachedFrom('src/entries/client.ts')].sort()).toEqual(['zod/mini'])
+  })
+
+  it('every entry imports in Node with no DOM', async () => {
+    expect(typeof (globalThis as { window?: unknown }).window).toBe('undefined')
+    const entries = await Promise.all([
+      import('../src/entries/index.js'),
+      import('../src/entries/client.js'),
+      import('../src/entries/mock.js'),
+    ])
+    expect(entries.map((entry) => typeof Object.values(entry)[0])).not.toContain('undefined')
+    expect(typeof entries[0].ToolRunner).toBe('function')
+    expect(typeof entries[1].createToolsClient).toBe('function')
+    expect(typeof entries[2].createMockService).toBe('function')
+  })
+})
