@@ -178,7 +178,7 @@ describe('<ArtifactViewer>', () => {
     await waitFor(() => expect(viewerIn(container)).toHaveAttribute('data-state', 'error'))
     const notice = screen.getByRole('alert')
     expect(notice).toHaveAttribute('data-kind', 'not-found')
-    expect(notice).toHaveTextContent('This job or file does not exist, or it was created with another API key.')
+    expect(notice).toHaveTextContent('No such job or file for this API key.')
     expect(within(notice).queryByRole('button', { name: 'Try again' })).toBeNull()
     expect(screen.queryByRole('img')).toBeNull()
     expect(screen.queryByRole('link', { name: /Download/ })).toBeNull()

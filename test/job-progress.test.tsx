@@ -86,9 +86,9 @@ describe('<JobProgress tool jobId>', () => {
     expect(within(viewer).getByRole('link', { name: /Download/ })).toBeInTheDocument()
 
     // Many polls, one announcement per phase, and the end said exactly once.
-    expect(heard).toEqual(['The job is queued.', 'The job is running.', 'The job is finished.'])
+    expect(heard).toEqual(['Job queued.', 'Job running.', 'Job finished.'])
     await new Promise((resolve) => setTimeout(resolve, 10 * POLL))
-    expect(heard.filter((text) => text === 'The job is finished.')).toHaveLength(1)
+    expect(heard.filter((text) => text === 'Job finished.')).toHaveLength(1)
     expect(liveRegion(container)).toHaveClass('ct-visually-hidden')
   })
 
@@ -118,9 +118,7 @@ describe('<JobProgress tool jobId>', () => {
       </Provider>,
     )
     await waitFor(() => expect(card(container)).toHaveAttribute('data-state', 'not-found'))
-    expect(screen.getByRole('alert')).toHaveTextContent(
-      'This job was not found. It may have been created with another API key.',
-    )
+    expect(screen.getByRole('alert')).toHaveTextContent('Job not found: it may belong to another API key.')
     expect(screen.queryByRole('progressbar')).toBeNull()
   })
 
@@ -139,7 +137,7 @@ describe('<JobProgress tool jobId>', () => {
     expect(notice).toHaveAttribute('data-kind', 'job-failed')
     expect(notice).toHaveTextContent('The job failed')
     expect(card(container)).toHaveTextContent('Failed')
-    expect(heard.at(-1)).toBe('The job failed.')
+    expect(heard.at(-1)).toBe('Job failed.')
     expect(screen.queryByRole('progressbar')).toBeNull()
     expect(container.querySelector('.ct-artifact-viewer')).toBeNull()
     await userEvent.click(within(notice).getByRole('button', { name: 'Try again' }))

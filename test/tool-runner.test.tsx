@@ -86,6 +86,18 @@ describe('<ToolRunner>', () => {
     expect(screen.getByRole('button', { name: 'Run again' })).toBeInTheDocument()
   })
 
+  it('a file tool whose job fails says so once, with Try again', async () => {
+    service.setOutcome('failed')
+    const user = userEvent.setup()
+    const { container } = render(<ToolRunner tool="photo/enhance" />, { wrapper: Provider })
+    await user.upload(container.querySelector<HTMLInputElement>('input[type="file"]')!, pngFile())
+    await user.click(screen.getByRole('button', { name: 'Run' }))
+    await screen.findByRole('button', { name: 'Run again' }, { timeout: 3000 })
+    const notices = screen.getAllByRole('alert').filter((alert) => alert.getAttribute('data-kind') === 'job-failed')
+    expect(notices).toHaveLength(1)
+    expect(within(notices[0]!).getByRole('button', { name: 'Try again' })).toBeInTheDocument()
+  })
+
   it('a JSON tool whose fields the spec leaves open takes them as options', async () => {
     const user = userEvent.setup()
     render(<ToolRunner tool="text/generate" />, { wrapper: Provider })

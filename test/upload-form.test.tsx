@@ -25,7 +25,7 @@ function renderIn(ui: ReactElement, apiKey?: string) {
 }
 
 const calls = () => service.log.filter((entry) => entry.kind === 'call')
-const zone = () => screen.getByRole('button', { name: 'Drag a file here, or choose one' })
+const zone = () => screen.getByRole('button', { name: 'Drag a file here, or choose one Choose a file' })
 const submit = () => screen.getByRole('button', { name: 'Run' })
 const fileInput = (container: HTMLElement) => container.querySelector<HTMLInputElement>('input[type="file"]')!
 const dropRoot = (container: HTMLElement) => container.querySelector<HTMLElement>('.ct-file-drop')!
@@ -95,7 +95,7 @@ describe('<UploadForm> choosing a file', () => {
         <FileDrop tool="draft/extract" file={null} onFileChange={() => {}} />
       </>,
     )
-    const [video, floorplan, draft] = screen.getAllByRole('button', { name: 'Drag a file here, or choose one' })
+    const [video, floorplan, draft] = screen.getAllByRole('button', { name: 'Drag a file here, or choose one Choose a file' })
     expect(video).toHaveAccessibleDescription('Accepted: MP4, MOV, or WEBM · Up to 200 MB')
     expect(floorplan).toHaveAccessibleDescription('Accepted: PNG, JPG, JPEG, WEBP, GIF, or PDF · Up to 20 MB')
     expect(draft).toHaveAccessibleDescription('Accepted: PDF, DOC, DOCX, or TXT · Up to 20 MB')

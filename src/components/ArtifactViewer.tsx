@@ -1,6 +1,6 @@
 'use client'
-import { useId, useState, useSyncExternalStore, type ReactNode } from 'react'
-import { useArtifact, type ArtifactKind, type Messages } from '../react/index.js'
+import { useId, useState, useSyncExternalStore } from 'react'
+import { useArtifact } from '../react/index.js'
 import { artifactFileName, opensSafelyInATab } from './artifactFile.js'
 import { cx } from './classNames.js'
 import { ErrorNotice } from './ErrorNotice.js'
@@ -78,7 +78,37 @@ function ArtifactView({ url, title, className, onRetry }: ArtifactViewerProps & 
   }
 
   const fileName = artifactFileName(url, blob.type)
-  const preview = previewOf({ kind, objectUrl, fileName, title, messages, canShowPdf })
+  const kindName = messages.artifact.kinds[kind]
+  // Browsers without a PDF viewer (most phones) would show an empty frame: the card's links serve instead.
+  const framed = kind === 'html' || (kind === 'pdf' && canShowPdf)
+  const preview =
+    kind === 'image' ? (
+      <img className="ct-artifact-viewer__image" src={objectUrl} alt={title ?? kindName} />
+    ) : kind === 'video' ? (
+      <video
+        className="ct-artifact-viewer__video"
+        src={objectUrl}
+        controls
+        playsInline
+        preload="metadata"
+        aria-label={title ?? kindName}
+      />
+    ) : framed ? (
+      // An HTML page is generated content from the network, and a blob: URL carries the host's
+      // origin. An empty sandbox gives the frame an opaque origin and no scripts, forms, popups
+      // or top navigation: the page is looked at, never run. Adding allow-scripts together with
+      // allow-same-origin would let it remove its own sandbox and act as the partner's site.
+      // A PDF is not sandboxed: browsers refuse to show one in a sandboxed frame.
+      <iframe
+        className={`ct-artifact-viewer__frame ct-artifact-viewer__frame--${kind}`}
+        src={objectUrl}
+        sandbox={kind === 'html' ? '' : undefined}
+        referrerPolicy="no-referrer"
+        title={title ?? (kind === 'html' ? messages.artifact.iframeTitle : `${kindName}: ${fileName}`)}
+        width="100%"
+        height="480"
+      />
+    ) : null
 
   return (
     <figure className={classes} data-state="ready" data-kind={kind}>
@@ -90,7 +120,7 @@ function ArtifactView({ url, title, className, onRetry }: ArtifactViewerProps & 
             {fileName}
           </span>{' '}
           <span className="ct-artifact-viewer__meta">
-            {messages.artifact.kinds[kind]} · {format.bytes(blob.size)}
+            {kindName} · {format.bytes(blob.size)}
           </span>
         </span>{' '}
         <span className="ct-artifact-viewer__actions">
@@ -123,63 +153,6 @@ function ArtifactView({ url, title, className, onRetry }: ArtifactViewerProps & 
       </figcaption>
     </figure>
   )
-}
-
-interface PreviewInput {
-  kind: ArtifactKind
-  objectUrl: string
-  fileName: string
-  title: string | undefined
-  messages: Messages
-  canShowPdf: boolean
-}
-
-/** The file shown in place, or null when only the card and its download can help. */
-function previewOf({ kind, objectUrl, fileName, title, messages, canShowPdf }: PreviewInput): ReactNode {
-  switch (kind) {
-    case 'image':
-      return <img className="ct-artifact-viewer__image" src={objectUrl} alt={title ?? messages.artifact.kinds.image} />
-    case 'video':
-      return (
-        <video
-          className="ct-artifact-viewer__video"
-          src={objectUrl}
-          controls
-          playsInline
-          preload="metadata"
-          aria-label={title ?? messages.artifact.kinds.video}
-        />
-      )
-    case 'pdf':
-      // Browsers without a PDF viewer (most phones) would show an empty frame: the card's links serve instead.
-      return canShowPdf ? (
-        <iframe
-          className="ct-artifact-viewer__frame ct-artifact-viewer__frame--pdf"
-          src={objectUrl}
-          title={title ?? `${messages.artifact.kinds.pdf}: ${fileName}`}
-          width="100%"
-          height="480"
-        />
-      ) : null
-    case 'html':
-      return (
-        // The page is generated content from the network, and a blob: URL carries the host's
-        // origin. An empty sandbox gives the frame an opaque origin and no scripts, forms, popups
-        // or top navigation: the page is looked at, never run. Adding allow-scripts together with
-        // allow-same-origin would let it remove its own sandbox and act as the partner's site.
-        <iframe
-          className="ct-artifact-viewer__frame ct-artifact-viewer__frame--html"
-          src={objectUrl}
-          sandbox=""
-          referrerPolicy="no-referrer"
-          title={title ?? messages.artifact.iframeTitle}
-          width="100%"
-          height="480"
-        />
-      )
-    default:
-      return null
-  }
 }
 
 const noSubscription = () => () => {}

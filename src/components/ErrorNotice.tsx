@@ -1,18 +1,11 @@
 'use client'
-import { forwardRef, type MouseEvent } from 'react'
-import {
-  defaultInterpretation,
-  isToolsError,
-  useToolsContext,
-  type Messages,
-  type ToolsError,
-  type ToolsErrorKind,
-} from '../react/index.js'
+import { forwardRef } from 'react'
+import { defaultInterpretation, isToolsError, useToolsContext, type ToolsErrorKind } from '../react/index.js'
 import { cx } from './classNames.js'
 import { useFormat } from './format.js'
 import { AlertIcon, CloseIcon } from './icons.js'
 import { fieldLabel, issueMessage } from './issues.js'
-import { useCountdown } from './useCountdown.js'
+import { useCountdown } from './clock.js'
 import { useMessages } from './useMessages.js'
 
 /** A `ToolsError`'s kind, or `unknown` for anything else thrown. */
@@ -71,7 +64,8 @@ export const ErrorNotice = forwardRef<HTMLDivElement, ErrorNoticeProps>(function
   const format = useFormat()
   const toolsError = isToolsError(error) ? error : undefined
   const kind: NoticeKind = toolsError?.kind ?? 'unknown'
-  const text = describe(messages, kind, toolsError)
+  const text = messages.errors[kind]
+  const body = typeof text.body === 'function' ? text.body(toolsError?.scope) : text.body
 
   const retryAfter = kind === 'rate-limit' ? toolsError?.retryAfter : undefined
   const remaining = useCountdown(retryAfter ?? 0, error)
@@ -97,17 +91,47 @@ export const ErrorNotice = forwardRef<HTMLDivElement, ErrorNoticeProps>(function
         <p className="ct-error-notice__title">
           <strong>{text.title}</strong>
         </p>
-        <p className="ct-error-notice__body">{text.body}</p>
+        <p className="ct-error-notice__body">{body}</p>
         {detail && <p className="ct-error-notice__detail">{messages.errors.serviceSaid(detail)}</p>}
-        {kind === 'validation' && toolsError && <IssueList error={toolsError} messages={messages} fieldId={fieldId} />}
-        {retryAfter === undefined ? (
-          <p className="ct-error-notice__action">{text.action}</p>
-        ) : (
-          // Ticks every second: kept out of the alert's announcements, read on demand instead.
-          <p className="ct-error-notice__action" aria-live="off">
-            {waiting ? rateLimitText.wait(format.duration(Math.ceil(remaining / 1000) * 1000)) : rateLimitText.ready}
-          </p>
+        {toolsError?.kind === 'validation' && (
+          // One line per problem, each naming its field; a link to the field when its id is known.
+          <ul className="ct-error-notice__issues">
+            {toolsError.issues.map((issue, index) => {
+              const label = fieldLabel(messages, issue.field)
+              const problem = issueMessage(messages, issue)
+              const line = label ? messages.errors.validation.issue(label, problem) : problem
+              const id = fieldId?.(issue.field)
+              return (
+                <li key={`${issue.field}:${index}`}>
+                  {id ? (
+                    <a
+                      href={`#${id}`}
+                      onClick={(event) => {
+                        // Focuses the field itself: following `#id` alone would scroll to it and touch the URL's hash.
+                        const field = event.currentTarget.ownerDocument.getElementById(id)
+                        if (!field) return
+                        event.preventDefault()
+                        field.focus()
+                      }}
+                    >
+                      {line}
+                    </a>
+                  ) : (
+                    line
+                  )}
+                </li>
+              )
+            })}
+          </ul>
         )}
+        {/* A rate limit's wait ticks every second: kept out of the alert's announcements, read on demand instead. */}
+        <p className="ct-error-notice__action" aria-live={retryAfter === undefined ? undefined : 'off'}>
+          {retryAfter === undefined
+            ? text.action
+            : waiting
+              ? rateLimitText.wait(format.duration(Math.ceil(remaining / 1000) * 1000))
+              : rateLimitText.ready}
+        </p>
         {toolsError?.requestId && (
           <p className="ct-error-notice__meta">{messages.errors.requestId(toolsError.requestId)}</p>
         )}
@@ -141,50 +165,3 @@ export const ErrorNotice = forwardRef<HTMLDivElement, ErrorNoticeProps>(function
     </div>
   )
 })
-
-function describe(messages: Messages, kind: NoticeKind, error: ToolsError | undefined) {
-  if (kind !== 'scope') return messages.errors[kind]
-  const scope = messages.errors.scope
-  return { ...scope, body: scope.body(error?.scope) }
-}
-
-interface IssueListProps {
-  error: ToolsError
-  messages: Messages
-  fieldId: ErrorNoticeProps['fieldId']
-}
-
-/** One line per problem, each naming its field; a link to the field when its id is known. */
-function IssueList({ error, messages, fieldId }: IssueListProps) {
-  return (
-    <ul className="ct-error-notice__issues">
-      {error.issues.map((issue, index) => {
-        const label = fieldLabel(messages, issue.field)
-        const problem = issueMessage(messages, issue)
-        const line = label ? messages.errors.validation.issue(label, problem) : problem
-        const id = fieldId?.(issue.field)
-        return (
-          <li key={`${issue.field}:${index}`}>
-            {id ? (
-              <a href={`#${id}`} onClick={focusField(id)}>
-                {line}
-              </a>
-            ) : (
-              line
-            )}
-          </li>
-        )
-      })}
-    </ul>
-  )
-}
-
-/** Focuses the field itself: following `#id` alone would scroll to it and touch the URL's hash. */
-function focusField(id: string) {
-  return (event: MouseEvent<HTMLAnchorElement>) => {
-    const field = event.currentTarget.ownerDocument.getElementById(id)
-    if (!field) return
-    event.preventDefault()
-    field.focus()
-  }
-}

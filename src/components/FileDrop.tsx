@@ -1,10 +1,10 @@
 'use client'
 import { useEffect, useId, useRef, useState } from 'react'
-import { useDropzone, type Accept, type FileRejection } from 'react-dropzone'
-import { type FileToolId, type Messages, type UploadProgress } from '../react/index.js'
+import { useDropzone, type Accept } from 'react-dropzone'
+import { useObjectUrl, type FileToolId, type UploadProgress } from '../react/index.js'
 import { cx } from './classNames.js'
 import { acceptedTypeNames, defaultMaxSize, isPreviewable, toolAccept } from './fileAccept.js'
-import { useFormat, type Format } from './format.js'
+import { useFormat } from './format.js'
 import { CloseIcon, FileIcon, UploadIcon } from './icons.js'
 import { useMessages } from './useMessages.js'
 
@@ -86,6 +86,7 @@ export function FileDrop({
   const [rejection, setRejection] = useState<string | null>(null)
   const ids = useId()
   const promptId = `${ids}-prompt`
+  const chooseId = `${ids}-choose`
   const hintId = `${ids}-hint`
   const rejectionId = `${ids}-rejection`
 
@@ -97,17 +98,20 @@ export function FileDrop({
     // A native <button> opens the picker on Enter and Space by itself (see below).
     noKeyboard: true,
     onDrop(accepted, rejected) {
-      if (accepted.length + rejected.length > 1) {
-        setRejection(messages.upload.rejected.count)
-        return
-      }
       const [chosen] = accepted
-      if (chosen) {
+      if (accepted.length + rejected.length > 1) setRejection(messages.upload.rejected.count)
+      else if (chosen) {
         setRejection(null)
         onFileChange(chosen)
-        return
+      } else if (rejected[0]) {
+        // react-dropzone lists a wrong type before a size: the type is the first thing to fix.
+        const { file: refused, errors } = rejected[0]
+        setRejection(
+          errors[0]?.code === 'file-too-large'
+            ? messages.upload.rejected.size(refused.name, format.bytes(maxSize))
+            : messages.upload.rejected.type(refused.name),
+        )
       }
-      if (rejected[0]) setRejection(rejectionReason(rejected[0], messages, format, maxSize))
     },
   })
 
@@ -142,7 +146,12 @@ export function FileDrop({
             ? 'selected'
             : 'idle'
   const typeNames = accept ? acceptedTypeNames(accept) : []
-  const describedByIds = [hintId, rejection && rejectionId, describedBy].filter(Boolean).join(' ')
+  const preview = useObjectUrl(file && isPreviewable(file) ? file : null)
+  // A picture the browser cannot decode (HEIC and the like) falls back to the file icon.
+  const [brokenPreview, setBrokenPreview] = useState<string>()
+  // Bytes sent, once reported. A transport may report a little more than it promised: the bar never runs past full.
+  const total = progress?.total ?? 0
+  const sent = progress && total > 0 ? Math.min(progress.loaded, total) : undefined
 
   return (
     <div className={cx('ct-file-drop', className)} data-state={state}>
@@ -162,8 +171,9 @@ export function FileDrop({
           id,
           className: 'ct-file-drop__zone',
           disabled: locked,
-          'aria-labelledby': promptId,
-          'aria-describedby': describedByIds,
+          // All of its visible text, so people who speak to their computer can say any of it (WCAG 2.5.3).
+          'aria-labelledby': `${promptId} ${chooseId}`,
+          'aria-describedby': cx(hintId, rejection && rejectionId, describedBy),
           'aria-invalid': invalid || Boolean(rejection) || undefined,
         })}
       >
@@ -174,24 +184,65 @@ export function FileDrop({
           {isDragActive ? messages.upload.dropActive : messages.upload.drop}
         </span>
         <br />
-        <span className="ct-file-drop__choose" aria-hidden="true">
+        <span className="ct-file-drop__choose" id={chooseId}>
           {messages.upload.choose}
         </span>
-        <br />
-        <span className="ct-file-drop__hint" id={hintId}>
-          {typeNames.length > 0 && <span>{messages.upload.accepted(format.list(typeNames, 'or'))}</span>}
-          {typeNames.length > 0 && ' · '}
-          <span>{messages.upload.maxSize(format.bytes(maxSize))}</span>
-        </span>
       </button>
+      {/* Beside the button, not in it: a control's visible text must all be in its name (WCAG 2.5.3), and this is its description. */}
+      <p className="ct-file-drop__hint" id={hintId}>
+        {typeNames.length > 0 && <span>{messages.upload.accepted(format.list(typeNames, 'or'))}</span>}
+        {typeNames.length > 0 && ' · '}
+        <span>{messages.upload.maxSize(format.bytes(maxSize))}</span>
+      </p>
       {/* Always in the page, so screen readers announce a reason the moment it appears. */}
       <div className="ct-file-drop__rejection" id={rejectionId} role="alert">
         {rejection}
       </div>
-      {file && <SelectedFile file={file} canRemove={!locked} onRemove={remove} />}
+      {file && (
+        <div className="ct-file-drop__file">
+          {preview && preview !== brokenPreview ? (
+            // The name is right beside it: the thumbnail adds nothing for a screen reader.
+            <img
+              className="ct-file-drop__preview"
+              src={preview}
+              alt=""
+              width={48}
+              height={48}
+              onError={() => setBrokenPreview(preview)}
+            />
+          ) : (
+            <FileIcon className="ct-file-drop__file-icon" />
+          )}
+          <span className="ct-file-drop__details">
+            <span className="ct-file-drop__name">{file.name}</span>{' '}
+            <span className="ct-file-drop__size">{format.bytes(file.size)}</span>
+          </span>
+          {!locked && (
+            <button
+              type="button"
+              className="ct-button ct-button--quiet ct-file-drop__remove"
+              aria-label={messages.upload.remove(file.name)}
+              onClick={remove}
+            >
+              <CloseIcon />
+            </button>
+          )}
+        </div>
+      )}
       {uploading && (
         <div className="ct-file-drop__progress">
-          <UploadBar progress={progress} messages={messages} format={format} />{' '}
+          {/* No value (an indeterminate bar) until the first report arrives. */}
+          <progress
+            className="ct-progress ct-file-drop__progress-bar"
+            aria-label={messages.upload.progressLabel}
+            value={sent}
+            max={total || undefined}
+          />{' '}
+          <span className="ct-file-drop__progress-text">
+            {sent === undefined
+              ? messages.phase.submitting
+              : messages.upload.uploading(format.bytes(sent), format.bytes(total))}
+          </span>{' '}
           {onCancel && (
             <button type="button" className="ct-button ct-button--secondary ct-file-drop__cancel" onClick={cancel}>
               {messages.upload.cancel}
@@ -200,111 +251,5 @@ export function FileDrop({
         </div>
       )}
     </div>
-  )
-}
-
-function rejectionReason(rejection: FileRejection, messages: Messages, format: Format, maxSize: number): string {
-  const codes = rejection.errors.map((error) => error.code)
-  const name = rejection.file.name
-  if (codes.includes('too-many-files')) return messages.upload.rejected.count
-  // A file can be both; its type is the first thing to fix.
-  if (codes.includes('file-invalid-type')) return messages.upload.rejected.type(name)
-  if (codes.includes('file-too-large')) return messages.upload.rejected.size(name, format.bytes(maxSize))
-  return messages.upload.rejected.type(name)
-}
-
-interface SelectedFileProps {
-  file: File
-  canRemove: boolean
-  onRemove(): void
-}
-
-/** The chosen file: a thumbnail for images (a file icon otherwise), its name and size, Remove. */
-function SelectedFile({ file, canRemove, onRemove }: SelectedFileProps) {
-  const messages = useMessages()
-  const format = useFormat()
-  const preview = usePreviewUrl(file)
-  const [broken, setBroken] = useState<string | null>(null)
-  const showPreview = preview !== undefined && broken !== preview
-
-  return (
-    <div className="ct-file-drop__file">
-      {showPreview ? (
-        // The name is right beside it: the thumbnail adds nothing for a screen reader.
-        <img
-          className="ct-file-drop__preview"
-          src={preview}
-          alt=""
-          width={48}
-          height={48}
-          onError={() => setBroken(preview)}
-        />
-      ) : (
-        <FileIcon className="ct-file-drop__file-icon" />
-      )}
-      <span className="ct-file-drop__details">
-        <span className="ct-file-drop__name">{file.name}</span>{' '}
-        <span className="ct-file-drop__size">{format.bytes(file.size)}</span>
-      </span>
-      {canRemove && (
-        <button
-          type="button"
-          className="ct-button ct-button--quiet ct-file-drop__remove"
-          aria-label={messages.upload.remove(file.name)}
-          onClick={onRemove}
-        >
-          <CloseIcon />
-        </button>
-      )}
-    </div>
-  )
-}
-
-/** An object URL for an image file, made after render and revoked when the file changes or leaves. */
-function usePreviewUrl(file: File): string | undefined {
-  const [preview, setPreview] = useState<{ file: File; url: string } | null>(null)
-  useEffect(() => {
-    if (!isPreviewable(file) || typeof URL.createObjectURL !== 'function') return
-    const url = URL.createObjectURL(file)
-    // eslint-disable-next-line react-hooks/set-state-in-effect -- syncing with the browser's URL store
-    setPreview({ file, url })
-    return () => {
-      URL.revokeObjectURL(url)
-      setPreview(null)
-    }
-  }, [file])
-  // Until the effect has run for a new file, the old file's URL is not shown for it.
-  return preview?.file === file ? preview.url : undefined
-}
-
-interface UploadBarProps {
-  progress: UploadProgress | null
-  messages: Messages
-  format: Format
-}
-
-/** Bytes sent of the upload; no value (an indeterminate bar) until the first report arrives. */
-function UploadBar({ progress, messages, format }: UploadBarProps) {
-  const known = progress !== null && progress.total > 0
-  // A transport may report a little more than it promised; the bar never runs past full.
-  const sent = known ? Math.min(progress.loaded, progress.total) : 0
-  return (
-    <>
-      {known ? (
-        <progress
-          className="ct-progress ct-file-drop__progress-bar"
-          aria-label={messages.upload.progressLabel}
-          value={sent}
-          max={progress.total}
-        />
-      ) : (
-        <progress className="ct-progress ct-file-drop__progress-bar" aria-label={messages.upload.progressLabel} />
-      )}{' '}
-      <span className="ct-file-drop__progress-text">
-        {known
-          ? messages.upload.uploading(format.bytes(sent), format.bytes(progress.total))
-          : messages.phase.submitting}
-      </span>
-    </>
   )
 }

@@ -13,7 +13,7 @@ import { cx } from './classNames.js'
 import { ErrorNotice } from './ErrorNotice.js'
 import { useFormat } from './format.js'
 import { AlertIcon } from './icons.js'
-import { useElapsed } from './useElapsed.js'
+import { useElapsed } from './clock.js'
 import { useMessages } from './useMessages.js'
 
 interface JobProgressOptions {
@@ -47,6 +47,9 @@ export type JobProgressProps = JobProgressOptions & (PolledJob | GivenJob)
 
 /** `data-state`: before the first read, a job's phase, or why there is no job to show. */
 type JobProgressState = 'checking' | JobPhase | 'not-found' | 'error'
+
+/** States with a bar: the job is coming, under way or done. */
+const WITH_BAR: ReadonlySet<JobProgressState> = new Set(['checking', 'pending', 'running', 'succeeded'])
 
 /**
  * A deferred job's live status: the tool, the phase (with the service's own status word while
@@ -101,7 +104,9 @@ function JobProgressView(props: JobProgressProps) {
 
   const fraction = job?.phase === 'succeeded' ? 1 : terminal ? undefined : job?.progress
   const percent = fraction === undefined ? undefined : Math.round(fraction * 100)
-  const showBar = state === 'checking' || state === 'pending' || state === 'running' || state === 'succeeded'
+  const progressText = fraction === undefined ? undefined : messages.job.progress(format.percent(fraction))
+  // The percentage is read out while the job runs; at the end the phase says it.
+  const shownProgress = terminal ? undefined : progressText
   const detail = job?.phase === 'running' && job.status.toLowerCase() !== 'running' ? job.status : undefined
 
   return (
@@ -124,7 +129,7 @@ function JobProgressView(props: JobProgressProps) {
         )}
       </div>
 
-      {showBar && (
+      {WITH_BAR.has(state) && (
         <progress
           className="ct-progress ct-job-progress__bar"
           aria-label={messages.job.progressLabel}
@@ -132,11 +137,11 @@ function JobProgressView(props: JobProgressProps) {
           value={percent}
           // Only a reported number is a value: without one the bar is indeterminate, not "0%".
           aria-valuenow={percent}
-          aria-valuetext={fraction === undefined ? undefined : messages.job.progress(format.percent(fraction))}
+          aria-valuetext={progressText}
         />
       )}
 
-      {(showElapsed || (fraction !== undefined && !terminal)) && (
+      {(showElapsed || shownProgress) && (
         <p className="ct-job-progress__meta">
           {showElapsed && (
             // Ticks every second; not a live region, so it is read on demand only.
@@ -144,14 +149,12 @@ function JobProgressView(props: JobProgressProps) {
               {messages.job.elapsed(format.clock(elapsed))}
             </span>
           )}
-          {showElapsed && fraction !== undefined && !terminal && (
+          {showElapsed && shownProgress && (
             <span className="ct-job-progress__separator" aria-hidden="true">
               {' · '}
             </span>
           )}
-          {fraction !== undefined && !terminal && (
-            <span className="ct-job-progress__percent">{messages.job.progress(format.percent(fraction))}</span>
-          )}
+          {shownProgress && <span className="ct-job-progress__percent">{shownProgress}</span>}
         </p>
       )}
 
@@ -159,14 +162,17 @@ function JobProgressView(props: JobProgressProps) {
         {announced.text}
       </p>
 
-      {state === 'not-found' && (
+      {state === 'not-found' ? (
         <p className="ct-job-progress__notice" role="alert">
           <AlertIcon />
           <span>{messages.job.notFound}</span>
         </p>
+      ) : (
+        (error || failure) && (
+          // A read that failed is read again; a failed job is run again by the caller.
+          <ErrorNotice error={error ?? failure} onRetry={error ? () => void query.refetch() : onRetry} />
+        )
       )}
-      {state === 'error' && <ErrorNotice error={error} onRetry={() => void query.refetch()} />}
-      {failure && <ErrorNotice error={failure} onRetry={onRetry} />}
 
       {showArtifacts && job?.phase === 'succeeded' && job.artifacts.length > 0 && (
         <ul className="ct-job-progress__artifacts" aria-label={messages.runner.artifacts}>

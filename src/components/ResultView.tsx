@@ -17,6 +17,17 @@ export interface ResultViewProps {
 /** Body fields that are bookkeeping, not the answer. */
 const HIDDEN = new Set(['requestId', 'jobId', 'status', 'progress', 'tool'])
 
+/**
+ * The answer inside a body: a body whose only field (bookkeeping aside) is a record, such as a
+ * job's `result`, is that record, so the card does not say "Result" twice.
+ */
+function answerOf(body: unknown): unknown {
+  if (!body || typeof body !== 'object' || Array.isArray(body)) return body
+  const fields = Object.entries(body).filter(([key]) => !HIDDEN.has(key))
+  const only = fields.length === 1 ? fields[0]![1] : undefined
+  return only && typeof only === 'object' && !Array.isArray(only) ? only : body
+}
+
 /** Field names as words: `pricePerSquareMetre` → `Price per square metre`. */
 function words(key: string): string {
   const spaced = key.replace(/[_-]+/g, ' ').replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase()
@@ -71,7 +82,7 @@ export function ResultView({ result, showArtifacts = true, className }: ResultVi
   const messages = useMessages()
   const format = useFormat()
   const links = new Set(result.artifacts)
-  const body = result.data
+  const body = answerOf(result.data)
   return (
     <section className={cx('ct-result', className)} aria-label={messages.runner.result}>
       <h3 className="ct-result__heading">{messages.runner.result}</h3>

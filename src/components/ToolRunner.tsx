@@ -1,5 +1,5 @@
 'use client'
-import { useEffect, useId, useRef, useState, type FormEvent } from 'react'
+import { useEffect, useId, useRef, useState, type ChangeEvent, type FormEvent } from 'react'
 import {
   getTool,
   inputFields,
@@ -8,6 +8,7 @@ import {
   useTool,
   useToolsContext,
   type FileToolId,
+  type InputField,
   type InputFieldSpec,
   type Tool,
   type ToolId,
@@ -33,11 +34,19 @@ export interface ToolRunnerProps<T extends ToolId> {
   className?: string
 }
 
+/** The JSON field for body fields the spec leaves open; its text is kept among the values. */
 const OPTIONS = 'options'
 
 type Values = Record<string, string>
 
-function initialValues(fields: InputFieldSpec[], input: Record<string, unknown>): { values: Values; options: string } {
+/** A control of the form: one of the tool's named fields, or the options field. */
+interface Control {
+  name: InputField | typeof OPTIONS
+  type: InputFieldSpec['type'] | 'json'
+  required: boolean
+}
+
+function initialValues(fields: InputFieldSpec[], input: Record<string, unknown>): Values {
   const values: Values = {}
   const rest: Record<string, unknown> = {}
   for (const [key, value] of Object.entries(input)) {
@@ -45,35 +54,29 @@ function initialValues(fields: InputFieldSpec[], input: Record<string, unknown>)
       if (value !== undefined && !(value instanceof Blob)) values[key] = String(value)
     } else rest[key] = value
   }
-  return { values, options: Object.keys(rest).length ? JSON.stringify(rest, null, 2) : '' }
+  if (Object.keys(rest).length) values[OPTIONS] = JSON.stringify(rest, null, 2)
+  return values
 }
 
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text)
-  } catch {
-    return undefined
+/** The input the form holds, or `undefined` when the options text is not a JSON object. */
+function readForm(fields: InputFieldSpec[], values: Values): Record<string, unknown> | undefined {
+  let options: unknown = {}
+  if (values[OPTIONS]?.trim()) {
+    try {
+      options = JSON.parse(values[OPTIONS])
+    } catch {
+      return undefined
+    }
   }
-}
-
-/** The input the form holds, or the issue with its options text. */
-function readForm(fields: InputFieldSpec[], values: Values, options: string) {
-  let extra: Record<string, unknown> = {}
-  if (options.trim()) {
-    const parsed = parseJson(options)
-    if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) return { input: {}, optionsIssue: true }
-    extra = parsed as Record<string, unknown>
-  }
-  const input: Record<string, unknown> = { ...extra }
+  if (!options || typeof options !== 'object' || Array.isArray(options)) return undefined
+  const input: Record<string, unknown> = { ...options }
   for (const field of fields) {
     const raw = values[field.name]?.trim() ?? ''
     if (field.type === 'file' || raw === '') continue
     input[field.name] = field.type === 'number' ? Number(raw) : raw
   }
-  return { input, optionsIssue: false }
+  return input
 }
-
-const isBusy = (phase: UseToolResult<ToolId>['phase']) => phase === 'submitting' || phase === 'pending' || phase === 'running'
 
 /**
  * The whole flow of one tool: its fields (or a file drop), inline validation, submit, the job's
@@ -96,13 +99,12 @@ export function ToolRunner<T extends ToolId>({ tool, input, onResult, className 
   const fields = inputFields(tool)
   const named = fields.filter((field) => field.type !== 'file')
   const isFileTool = row.body === 'multipart'
-  const takesOptions = named.length === 0
+  const controls: Control[] = named.length ? named : [{ name: OPTIONS, type: 'json', required: false }]
   const baseId = useId()
   const idOf = (field: string) => `${baseId}-${field}`
+  const listingHintId = idOf('listing-hint')
 
-  const [initial] = useState(() => initialValues(fields, (input ?? {}) as Record<string, unknown>))
-  const [values, setValues] = useState<Values>(initial.values)
-  const [options, setOptions] = useState(initial.options)
+  const [values, setValues] = useState(() => initialValues(fields, (input ?? {}) as Record<string, unknown>))
   const [touched, setTouched] = useState<ReadonlySet<string>>(new Set())
   const [localIssues, setLocalIssues] = useState<ValidationIssue[]>([])
   const notice = useRef<HTMLDivElement>(null)
@@ -110,21 +112,22 @@ export function ToolRunner<T extends ToolId>({ tool, input, onResult, className 
   const formRef = useRef<HTMLFormElement>(null)
 
   const { phase, error, result, job } = hook
-  const busy = isBusy(phase)
-  const form = readForm(fields, values, options)
+  const busy = phase === 'submitting' || phase === 'pending' || phase === 'running'
+  const formInput = readForm(fields, values)
+  const optionsIssue: ValidationIssue = {
+    field: OPTIONS,
+    code: 'not-an-object',
+    message: messages.validation['not-an-object'],
+  }
 
   // Inline validation: the client's own check, shown for the fields a person has left.
-  const validate = async (visited: ReadonlySet<string>) => {
-    const issues = form.optionsIssue ? [] : await client.validate(tool, { file: new Blob(), ...form.input } as never)
-    const optionsIssue: ValidationIssue[] = form.optionsIssue
-      ? [{ field: OPTIONS, code: 'not-an-object', message: messages.validation['not-an-object'] }]
-      : []
-    setLocalIssues([...issues, ...optionsIssue].filter((issue) => visited.has(issue.field)))
-  }
-  const leave = (field: string) => {
+  const leave = async (field: string) => {
     const visited = new Set(touched).add(field)
     setTouched(visited)
-    void validate(visited)
+    const issues = formInput
+      ? await client.validate(tool, { file: new Blob(), ...formInput } as never)
+      : [optionsIssue]
+    setLocalIssues(issues.filter((issue) => visited.has(issue.field)))
   }
 
   const shownError =
@@ -151,12 +154,8 @@ export function ToolRunner<T extends ToolId>({ tool, input, onResult, className 
     event.preventDefault()
     if (busy) return
     setTouched(new Set([...fields.map((field) => field.name), OPTIONS]))
-    if (form.optionsIssue) {
-      setLocalIssues([{ field: OPTIONS, code: 'not-an-object', message: messages.validation['not-an-object'] }])
-      return
-    }
-    setLocalIssues([])
-    hook.run(form.input as ToolInput<T>)
+    setLocalIssues(formInput ? [] : [optionsIssue])
+    if (formInput) hook.run(formInput as ToolInput<T>)
   }
 
   const runAgain = () => {
@@ -167,63 +166,52 @@ export function ToolRunner<T extends ToolId>({ tool, input, onResult, className 
 
   const fieldControls = (
     <div className="ct-tool-runner__fields">
-      {named.map((field) => {
-        const errorId = `${idOf(field.name)}-error`
-        const hintId = listing && !field.required ? `${baseId}-listing-hint` : undefined
+      {controls.map(({ name, type, required }) => {
+        const id = idOf(name)
+        const hintId = name === OPTIONS ? `${id}-hint` : listing && !required ? listingHintId : undefined
+        const common = {
+          id,
+          name,
+          value: values[name] ?? '',
+          required,
+          disabled: busy,
+          'aria-invalid': Boolean(shownError?.issues.some((issue) => issue.field === name)),
+          'aria-describedby': cx(`${id}-error`, hintId),
+          onBlur: () => void leave(name),
+        }
+        const change = (event: ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) =>
+          setValues({ ...values, [name]: event.target.value })
         return (
-          <div className="ct-field" key={field.name}>
-            <label className="ct-label" htmlFor={idOf(field.name)}>
-              {messages.fields[field.name]}
-              {!field.required && <span className="ct-label__optional"> {messages.fields.optional}</span>}
+          <div className="ct-field" key={name}>
+            <label className="ct-label" htmlFor={id}>
+              {messages.fields[name]}
+              {!required && <span className="ct-label__optional"> {messages.fields.optional}</span>}
             </label>
-            <input
-              id={idOf(field.name)}
-              name={field.name}
-              className="ct-input"
-              type={field.type === 'number' ? 'number' : 'text'}
-              step={field.type === 'number' ? 'any' : undefined}
-              inputMode={field.type === 'number' ? 'decimal' : undefined}
-              value={values[field.name] ?? ''}
-              required={field.required}
-              disabled={busy}
-              aria-invalid={Boolean(shownError?.issues.some((issue) => issue.field === field.name))}
-              aria-describedby={cx(errorId, hintId) || undefined}
-              onChange={(event) => setValues({ ...values, [field.name]: event.target.value })}
-              onBlur={() => leave(field.name)}
-            />
-            <FieldError error={shownError} field={field.name} id={errorId} />
+            {type === 'json' ? (
+              <textarea {...common} className="ct-input ct-input--code" rows={3} spellCheck={false} onChange={change} />
+            ) : (
+              <input
+                {...common}
+                className="ct-input"
+                type={type === 'number' ? 'number' : 'text'}
+                step={type === 'number' ? 'any' : undefined}
+                inputMode={type === 'number' ? 'decimal' : undefined}
+                onChange={change}
+              />
+            )}
+            {name === OPTIONS && (
+              <p className="ct-hint" id={hintId}>
+                {messages.fields.optionsHint}
+              </p>
+            )}
+            <FieldError error={shownError} field={name} id={`${id}-error`} />
           </div>
         )
       })}
       {listing && (
-        <p className="ct-hint" id={`${baseId}-listing-hint`}>
+        <p className="ct-hint" id={listingHintId}>
           {messages.fields.listingHint}
         </p>
-      )}
-      {takesOptions && (
-        <div className="ct-field">
-          <label className="ct-label" htmlFor={idOf(OPTIONS)}>
-            {messages.fields.options}
-            <span className="ct-label__optional"> {messages.fields.optional}</span>
-          </label>
-          <textarea
-            id={idOf(OPTIONS)}
-            name={OPTIONS}
-            className="ct-input ct-input--code"
-            rows={3}
-            spellCheck={false}
-            value={options}
-            disabled={busy}
-            aria-invalid={Boolean(shownError?.issues.some((issue) => issue.field === OPTIONS))}
-            aria-describedby={`${idOf(OPTIONS)}-hint ${idOf(OPTIONS)}-error`}
-            onChange={(event) => setOptions(event.target.value)}
-            onBlur={() => leave(OPTIONS)}
-          />
-          <p className="ct-hint" id={`${idOf(OPTIONS)}-hint`}>
-            {messages.fields.optionsHint}
-          </p>
-          <FieldError error={shownError} field={OPTIONS} id={`${idOf(OPTIONS)}-error`} />
-        </div>
       )}
     </div>
   )
@@ -233,9 +221,9 @@ export function ToolRunner<T extends ToolId>({ tool, input, onResult, className 
   const showNotice = error && !isFileTool && !(job && error.kind === 'job-failed')
 
   return (
-    <section className={cx('ct-tool-runner', className)} data-state={phase} aria-labelledby={`${baseId}-title`}>
+    <section className={cx('ct-tool-runner', className)} data-state={phase} aria-labelledby={idOf('title')}>
       <header className="ct-tool-runner__header">
-        <h2 className="ct-tool-runner__title" id={`${baseId}-title`}>
+        <h2 className="ct-tool-runner__title" id={idOf('title')}>
           {messages.tools[tool].title}
         </h2>
         <p className="ct-tool-runner__description">{messages.tools[tool].description}</p>
@@ -245,7 +233,7 @@ export function ToolRunner<T extends ToolId>({ tool, input, onResult, className 
         <UploadForm
           tool={tool as FileToolId}
           state={hook as unknown as UseToolResult<FileToolId>}
-          options={form.input}
+          options={formInput}
           submitLabel={messages.runner.submit}
           className="ct-tool-runner__form"
         >
@@ -266,9 +254,7 @@ export function ToolRunner<T extends ToolId>({ tool, input, onResult, className 
         {phase === 'submitting' && !isFileTool ? messages.phase.submitting : ''}
       </div>
 
-      {showNotice && (
-        <ErrorNotice ref={notice} error={error} onRetry={hook.retry} fieldId={(field) => idOf(field)} />
-      )}
+      {showNotice && <ErrorNotice ref={notice} error={error} onRetry={hook.retry} fieldId={idOf} />}
       {job && <JobProgress job={job} showArtifacts={false} onRetry={hook.retry} />}
       {result && (
         <div ref={resultRef} tabIndex={-1} className="ct-tool-runner__result">

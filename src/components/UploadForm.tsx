@@ -51,11 +51,11 @@ const IN_FLIGHT: ReadonlySet<ToolPhase> = new Set(['submitting', 'pending', 'run
  * A form for one file tool: pick or drop a file (`FileDrop`), add the `children` fields,
  * submit. While the file goes up it shows a byte progress bar and Cancel (which aborts the
  * upload and keeps the file, so the person can send it again). The form is locked while a
- * run is in flight; its error, at whatever stage, is shown in an `ErrorNotice` with Try again,
- * and focus moves to it when a submit fails.
+ * run is in flight; an error in sending or reading the job is shown in an `ErrorNotice` with
+ * Try again, and focus moves to it when a submit fails.
  *
- * It does not show job progress or results: compose it with `<JobProgress>` and
- * `<ArtifactViewer>` over one hook, as `<ToolRunner>` does, and let the form show the errors.
+ * It does not show job progress or results (a failed job included): compose it with
+ * `<JobProgress>` and `<ArtifactViewer>` over one hook, as `<ToolRunner>` does.
  *
  * The submit button is `disabled` with no file, and `aria-disabled` (still focusable, so
  * focus is not lost) while a run is in flight.
@@ -94,7 +94,8 @@ function UploadFormView<T extends FileToolId>({
   const [file, setFile] = useState<File | null>(null)
   const { phase, error, uploadProgress, run, reset, retry } = state
   const inFlight = IN_FLIGHT.has(phase)
-  const failed = phase === 'failed' && error !== null
+  // A job's own failure belongs to its progress (`<JobProgress>`), not to the form that sent it.
+  const failed = phase === 'failed' && error !== null && error.kind !== 'job-failed'
 
   const ids = useId()
   const dropId = `${ids}-file`

@@ -1,24 +1,13 @@
 // What a result file is called and how safely it can be shown, from its link and its media type.
 
-/** The usual extension of the media types the tools produce (and a few common ones besides). */
+/** Types whose usual extension is not their subtype; for the rest, `image/png` → `png` will do. */
 const EXTENSIONS: Readonly<Record<string, string>> = {
-  'image/png': 'png',
   'image/jpeg': 'jpg',
-  'image/webp': 'webp',
-  'image/gif': 'gif',
-  'image/avif': 'avif',
   'image/svg+xml': 'svg',
-  'video/mp4': 'mp4',
-  'video/webm': 'webm',
   'video/quicktime': 'mov',
   'audio/mpeg': 'mp3',
-  'application/pdf': 'pdf',
-  'text/html': 'html',
   'application/xhtml+xml': 'xhtml',
   'text/plain': 'txt',
-  'text/csv': 'csv',
-  'application/json': 'json',
-  'application/zip': 'zip',
 }
 
 /**
@@ -47,8 +36,10 @@ export function artifactFileName(url: string, type: string): string {
   }
   // Path separators in a decoded name would read as folders to some download managers.
   name = name.replace(/[/\\]/g, '_').trim() || 'download'
-  const extension = EXTENSIONS[mediaType(type)]
-  return extension && !/\.[a-z0-9]{1,8}$/i.test(name) ? `${name}.${extension}` : name
+  const media = mediaType(type)
+  const extension = EXTENSIONS[media] ?? media.split('/')[1] ?? ''
+  // A subtype such as `octet-stream` or `vnd.ms-excel` is no extension: leave the name as it is.
+  return /^[a-z0-9]{2,5}$/.test(extension) && !/\.[a-z0-9]{1,8}$/i.test(name) ? `${name}.${extension}` : name
 }
 
 /** The link's last path segment, still encoded; empty when the path names nothing. */

@@ -12,15 +12,12 @@ export const DEFAULT_MAX_VIDEO_SIZE = 200_000_000
 
 /** The types a file tool takes by default: the `accept` of its catalogue row. */
 export function toolAccept(tool: FileToolId | undefined): Accept | undefined {
-  if (!tool) return undefined
-  const row = getTool(tool as string)
-  return row && 'accept' in row ? row.accept : undefined
+  return tool && getTool(tool).accept
 }
 
 /** 200 MB where video may come (or anything at all), 20 MB for images and documents. */
 export function defaultMaxSize(accept: Accept | undefined): number {
-  if (!accept) return DEFAULT_MAX_VIDEO_SIZE
-  return Object.keys(accept).some((type) => type.startsWith('video/') || type === '*/*')
+  return !accept || Object.keys(accept).some((type) => type.startsWith('video/') || type === '*/*')
     ? DEFAULT_MAX_VIDEO_SIZE
     : DEFAULT_MAX_FILE_SIZE
 }

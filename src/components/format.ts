@@ -16,12 +16,6 @@ export interface Format {
   list(items: readonly string[], joiner?: 'and' | 'or'): string
 }
 
-// Intl.DurationFormat is newer than the TypeScript lib this package targets.
-type DurationFormatConstructor = new (
-  locale: string,
-  options: { style: 'short' },
-) => { format(duration: { hours?: number; minutes?: number; seconds?: number }): string }
-
 const BYTE_UNITS = ['byte', 'kilobyte', 'megabyte', 'gigabyte', 'terabyte'] as const
 
 /** The locale if Intl knows how to read it, else English: a typo in messages must not crash the UI. */
@@ -40,7 +34,6 @@ function createFormat(requested: string): Format {
   const twoDigits = new Intl.NumberFormat(locale, { minimumIntegerDigits: 2, useGrouping: false })
   const unit = (name: string, value: number, maximumFractionDigits = 0, unitDisplay: 'short' | 'long' = 'short') =>
     new Intl.NumberFormat(locale, { style: 'unit', unit: name, unitDisplay, maximumFractionDigits }).format(value)
-  const DurationFormat = (Intl as { DurationFormat?: DurationFormatConstructor }).DurationFormat
 
   const split = (ms: number) => {
     const total = Math.max(0, Math.round(ms / 1000))
@@ -61,13 +54,12 @@ function createFormat(requested: string): Format {
     },
     duration(ms) {
       const { hours, minutes, seconds } = split(ms)
-      if (hours + minutes + seconds === 0) return unit('second', 0)
-      if (DurationFormat) return new DurationFormat(locale, { style: 'short' }).format({ hours, minutes, seconds })
+      // "1 min, 5 sec", as Intl.DurationFormat writes it, from parts every browser's Intl has.
       const parts = [
         hours > 0 && unit('hour', hours),
         minutes > 0 && unit('minute', minutes),
-        seconds > 0 && unit('second', seconds),
-      ].filter((part): part is string => typeof part === 'string')
+        (seconds > 0 || hours + minutes === 0) && unit('second', seconds),
+      ].filter((part) => part !== false)
       return new Intl.ListFormat(locale, { type: 'unit', style: 'short' }).format(parts)
     },
     clock(ms) {

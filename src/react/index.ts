@@ -28,6 +28,6 @@ export {
 } from './toolHooks.js'
 export { useJob } from './useJob.js'
 export type { UseJobOptions } from './useJob.js'
-export { useArtifact } from './useArtifact.js'
+export { useArtifact, useObjectUrl } from './useArtifact.js'
 export type { ArtifactKind, UseArtifactResult } from './useArtifact.js'
 export { QUERY_NAMESPACE } from './keys.js'

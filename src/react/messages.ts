@@ -19,7 +19,7 @@ export interface Messages {
   /** BCP 47 tag used for every `Intl` format, e.g. `en`, `ru`. */
   locale: string
   /** A run's phase, as a short status. */
-  phase: Record<'idle' | 'submitting' | JobPhase, string>
+  phase: Record<'submitting' | JobPhase, string>
   errors: {
     /** The button that repeats the same call (same Idempotency-Key). */
     retry: string
@@ -108,10 +108,8 @@ export interface Messages {
   runner: {
     submit: string
     runAgain: string
-    cancel: string
     result: string
     artifacts: string
-    noArtifacts: string
   }
 }
 
@@ -126,7 +124,6 @@ export type PartialMessages = DeepPartial<Messages>
 export const en: Messages = {
   locale: 'en',
   phase: {
-    idle: 'Ready',
     submitting: 'Sending…',
     pending: 'Queued',
     running: 'In progress',
@@ -140,19 +137,19 @@ export const en: Messages = {
     serviceSaid: (detail) => `The service said: “${detail}”`,
     validation: {
       title: 'Check the input',
-      body: 'Some fields need fixing before the request can be sent:',
+      body: 'Some fields need fixing:',
       action: 'Correct them and send again.',
       issue: (field, problem) => `${field}: ${problem}`,
     },
     'bad-request': {
       title: 'The request was not accepted',
-      body: 'The service could not process this request as sent.',
-      action: 'Check the input and the file, then try again. If it keeps happening, contact support with the request ID.',
+      body: 'The service could not process it.',
+      action: 'Check the input and try again.',
     },
     unauthorized: {
       title: 'The API key was not accepted',
-      body: 'The key is missing, mistyped or no longer valid.',
-      action: 'The account owner can create a new key in the cabinet: AI tools → API → Keys.',
+      body: 'It is missing, mistyped or revoked.',
+      action: 'The account owner can make a new one in the cabinet: AI tools → API → Keys.',
     },
     billing: {
       title: 'Not enough funds',
@@ -162,51 +159,50 @@ export const en: Messages = {
     },
     scope: {
       title: 'This key can’t use this tool',
-      body: (scope) =>
-        scope ? `The API key lacks the ${scope} scope this tool needs.` : 'The API key lacks the scope this tool needs.',
-      action: 'The account owner can create a key with it in the cabinet: AI tools → API → Keys.',
+      body: (scope) => `The API key lacks the ${scope ?? 'needed'} scope.`,
+      action: 'The account owner can make a key with it in the cabinet: AI tools → API → Keys.',
     },
     'listing-access': {
       title: 'This listing belongs to another account',
-      body: 'Tools can only use listings and collections of the account that owns the API key.',
-      action: 'Choose one of your own listings or collections.',
+      body: 'Tools only use the API key’s own listings and collections.',
+      action: 'Choose one of your own.',
     },
     'not-found': {
       title: 'Not found',
-      body: 'This job or file does not exist, or it was created with another API key.',
-      action: 'Run the tool again to get a new result.',
+      body: 'No such job or file for this API key.',
+      action: 'Run the tool again.',
     },
     'rate-limit': {
       title: 'Too many requests',
-      body: 'The service is receiving more requests than it allows at once.',
+      body: 'More than the service allows at once.',
       action: 'Wait a moment, then try again.',
       wait: (time) => `You can try again in ${time}.`,
       ready: 'You can try again now.',
     },
     server: {
       title: 'The service ran into a problem',
-      body: 'Something went wrong on the service’s side; nothing was wrong with your input.',
-      action: 'Try again in a moment. If it keeps happening, contact support with the request ID.',
+      body: 'The fault is on its side, not in your input.',
+      action: 'Try again in a moment. If it persists, contact support.',
     },
     network: {
       title: 'No connection to the service',
-      body: 'The request did not reach the service, or its answer did not arrive.',
+      body: 'The request or its answer was lost.',
       action: 'Check your internet connection and try again.',
     },
     'job-failed': {
       title: 'The job failed',
-      body: 'The service could not finish this job.',
-      action: 'Try again; if it fails again, try a different input or file.',
+      body: 'The service could not finish it.',
+      action: 'Try again, or with another input or file.',
     },
     aborted: {
       title: 'Cancelled',
-      body: 'The request was stopped before it finished.',
-      action: 'Start it again whenever you are ready.',
+      body: 'The request was stopped.',
+      action: 'Start it again when ready.',
     },
     unknown: {
       title: 'Something went wrong',
       body: 'An unexpected error occurred.',
-      action: 'Try again. If it keeps happening, reload the page.',
+      action: 'Try again, or reload the page.',
     },
   },
   validation: {
@@ -215,28 +211,28 @@ export const en: Messages = {
     'not-a-number': 'Enter a number.',
     'not-positive': 'Enter a number greater than zero.',
     'not-a-file': 'Choose a file.',
-    'listing-missing': 'Give a listing ID or a collection ID.',
-    'listing-both': 'Give a listing ID or a collection ID, not both.',
-    'not-an-object': 'Enter a JSON object of fields, e.g. {"title": "Sunny flat"}.',
-    'unknown-tool': 'There is no tool of this name.',
-    'sync-tool': 'This tool answers at once and creates no job.',
-    'foreign-url': 'This link is not on the service, so the key is not sent to it.',
+    'listing-missing': 'Give a listing or collection ID.',
+    'listing-both': 'Give a listing or collection ID, not both.',
+    'not-an-object': 'Enter a JSON object of fields.',
+    'unknown-tool': 'There is no such tool.',
+    'sync-tool': 'This tool answers at once, with no job.',
+    'foreign-url': 'This link is not on the service.',
     invalid: 'This value is not valid.',
   },
   tools: {
-    'valuation/express': { title: 'Express valuation', description: 'A quick estimate of a property’s market value.' },
-    'valuation/report': { title: 'Valuation report', description: 'A full, detailed valuation report on a property.' },
-    'valuation/rent': { title: 'Rent estimate', description: 'The expected rent for a property type, area and city.' },
-    'valuation/review': { title: 'Valuation review', description: 'An expert check of a valuation document you upload.' },
-    'content/generate': { title: 'Listing content', description: 'Marketing content for a listing, written for you.' },
+    'valuation/express': { title: 'Express valuation', description: 'A quick market value estimate.' },
+    'valuation/report': { title: 'Valuation report', description: 'A full, detailed valuation report.' },
+    'valuation/rent': { title: 'Rent estimate', description: 'The expected rent by property type, area and city.' },
+    'valuation/review': { title: 'Valuation review', description: 'An expert check of your valuation document.' },
+    'content/generate': { title: 'Listing content', description: 'Marketing copy for a listing.' },
     'text/generate': { title: 'Text writer', description: 'Ready-to-use text from a short brief.' },
-    'avatar/video': { title: 'Avatar video', description: 'A video in which a virtual presenter introduces the property.' },
-    'video/create': { title: 'Property video', description: 'A finished video made from footage you upload.' },
-    'photo/enhance': { title: 'Photo enhancement', description: 'Better light, colour and sharpness for a property photo.' },
-    'floorplan/create': { title: 'Floor plan', description: 'A clean floor plan drawn from a sketch, photo or PDF.' },
-    'draft/extract': { title: 'Document extraction', description: 'The details of a property, read from a document.' },
-    'site/create': { title: 'Property website', description: 'A web page for a listing or a collection.' },
-    'pdf/create': { title: 'PDF brochure', description: 'A printable PDF for a listing or a collection.' },
+    'avatar/video': { title: 'Avatar video', description: 'A virtual presenter introduces the property.' },
+    'video/create': { title: 'Property video', description: 'A finished video from your footage.' },
+    'photo/enhance': { title: 'Photo enhancement', description: 'Better light, colour and sharpness.' },
+    'floorplan/create': { title: 'Floor plan', description: 'A clean plan from a sketch, photo or PDF.' },
+    'draft/extract': { title: 'Document extraction', description: 'Property details read from a document.' },
+    'site/create': { title: 'Property website', description: 'A web page for a listing or collection.' },
+    'pdf/create': { title: 'PDF brochure', description: 'A printable PDF for a listing or collection.' },
   },
   fields: {
     propertyCategory: 'Property type',
@@ -247,9 +243,9 @@ export const en: Messages = {
     collectionId: 'Collection ID',
     language: 'Output language',
     file: 'File',
-    listingHint: 'Fill in a listing ID or a collection ID, not both.',
+    listingHint: 'Fill in one of the two IDs, not both.',
     options: 'Options (JSON)',
-    optionsHint: 'Any other fields this tool takes, as a JSON object, e.g. {"title": "Sunny flat"}.',
+    optionsHint: 'The tool’s fields as a JSON object, e.g. {"title": "Sunny flat"}.',
     optional: 'optional',
   },
   upload: {
@@ -274,12 +270,12 @@ export const en: Messages = {
     progressLabel: 'Job progress',
     progress: (percent) => `${percent} complete`,
     announce: {
-      pending: 'The job is queued.',
-      running: 'The job is running.',
-      succeeded: 'The job is finished.',
-      failed: 'The job failed.',
+      pending: 'Job queued.',
+      running: 'Job running.',
+      succeeded: 'Job finished.',
+      failed: 'Job failed.',
     },
-    notFound: 'This job was not found. It may have been created with another API key.',
+    notFound: 'Job not found: it may belong to another API key.',
   },
   artifact: {
     loading: 'Loading the file…',
@@ -292,10 +288,8 @@ export const en: Messages = {
   runner: {
     submit: 'Run',
     runAgain: 'Run again',
-    cancel: 'Cancel',
     result: 'Result',
     artifacts: 'Files',
-    noArtifacts: 'This run produced no files.',
   },
 }
 

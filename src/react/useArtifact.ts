@@ -35,24 +35,33 @@ export function useArtifact(url: string | null | undefined): UseArtifactResult {
     retry: false,
   })
   const blob = query.data
-  const [objectUrl, setObjectUrl] = useState<string>()
-  useEffect(() => {
-    if (!blob) return
-    // Made here, not in render, so each URL is revoked exactly once (StrictMode included).
-    const created = URL.createObjectURL(blob)
-    // eslint-disable-next-line react-hooks/set-state-in-effect -- syncing with the browser's URL store
-    setObjectUrl(created)
-    return () => {
-      URL.revokeObjectURL(created)
-      setObjectUrl(undefined)
-    }
-  }, [blob])
-
+  const objectUrl = useObjectUrl(blob)
   return {
-    objectUrl: blob ? objectUrl : undefined,
+    objectUrl,
     blob,
     kind: blob ? artifactKind(blob.type) : undefined,
     error: query.error,
     isLoading: query.isLoading || (Boolean(blob) && !objectUrl),
   }
+}
+
+/**
+ * A `blob:` URL of `blob`, for `src` or `href`: made after render and revoked when the blob
+ * changes or the component unmounts, so each URL is revoked exactly once (StrictMode included).
+ */
+export function useObjectUrl(blob: Blob | null | undefined): string | undefined {
+  const [current, setCurrent] = useState<{ blob: Blob; url: string }>()
+  useEffect(() => {
+    // Some test DOMs have no URL store: there is then nothing to show.
+    if (!blob || typeof URL.createObjectURL !== 'function') return
+    const url = URL.createObjectURL(blob)
+    // eslint-disable-next-line react-hooks/set-state-in-effect -- syncing with the browser's URL store
+    setCurrent({ blob, url })
+    return () => {
+      URL.revokeObjectURL(url)
+      setCurrent(undefined)
+    }
+  }, [blob])
+  // Until the effect has run for a new blob, the old blob's URL is not given for it.
+  return current && current.blob === blob ? current.url : undefined
 }

@@ -1,0 +1,66 @@
+import { useEffect, useState } from 'react'
+
+/**
+ * Calls `onTick` with the time as each whole second counted from `anchor` passes (an anchor
+ * ahead counts down to it), until `onTick` returns false. Returns the function that stops it.
+ */
+function tickEachSecond(anchor: number, onTick: (now: number) => boolean): () => void {
+  let timer: ReturnType<typeof setTimeout>
+  const schedule = (now: number) => {
+    timer = setTimeout(() => {
+      const time = Date.now()
+      if (onTick(time)) schedule(time)
+    }, 1000 - ((((now - anchor) % 1000) + 1000) % 1000))
+  }
+  schedule(Date.now())
+  return () => clearTimeout(timer)
+}
+
+/**
+ * Milliseconds since `startedAt` (default: this hook's first render), updated as each whole
+ * second passes while `running` and held at the moment `running` turns false.
+ *
+ * The first render reads the clock, so a server and a browser may disagree by the time between
+ * them: mark the text that shows it `suppressHydrationWarning`.
+ */
+export function useElapsed(startedAt: number | undefined, running: boolean): number {
+  const [firstSeen] = useState(Date.now)
+  const [now, setNow] = useState(firstSeen)
+  const start = startedAt ?? firstSeen
+
+  useEffect(() => {
+    if (!running) return
+    const stop = tickEachSecond(start, (time) => {
+      setNow(time)
+      return true
+    })
+    return () => {
+      stop()
+      // Stopping is the end (or a pause) of the run: the time shown stops at this moment.
+      setNow(Date.now())
+    }
+  }, [start, running])
+
+  return Math.max(0, now - start)
+}
+
+/**
+ * Milliseconds left of `duration`, updated as each whole second passes. The count starts when
+ * `source` first renders and starts over whenever `source` changes (a new error, a new wait).
+ */
+export function useCountdown(duration: number, source: unknown): number {
+  const [count, setCount] = useState({ source, remaining: duration })
+
+  useEffect(() => {
+    if (duration <= 0) return
+    const endsAt = Date.now() + duration
+    return tickEachSecond(endsAt, (time) => {
+      const remaining = Math.max(0, endsAt - time)
+      setCount({ source, remaining })
+      return remaining > 0
+    })
+  }, [duration, source])
+
+  // Until the first tick for a new source, the whole wait is still ahead.
+  return count.source === source ? count.remaining : duration
+}
