@@ -1,5 +1,6 @@
 // Dev and test config: Vitest reads it, and Storybook merges it into its own Vite config.
 // The published library is built by vite.lib.config.ts, not by this file.
+import { storybookTest } from '@storybook/addon-vitest/vitest-plugin'
 import { playwright } from '@vitest/browser-playwright'
 import react from '@vitejs/plugin-react'
 import { defineConfig } from 'vitest/config'
@@ -39,17 +40,27 @@ export default defineConfig({
           setupFiles: ['test/setup.ts'],
         },
       },
-      // ── storybook project goes here ──────────────────────────────────────────────────────────
-      // Stories run as tests in real Chromium through @storybook/addon-vitest, roughly:
-      //   {
-      //     extends: true,
-      //     plugins: [storybookTest({ configDir: '.storybook' })],
-      //     test: {
-      //       name: 'storybook',
-      //       browser: { enabled: true, headless: true, provider: chromiumProvider(), instances: [{ browser: 'chromium' }] },
-      //     },
-      //   },
-      // `headless: true` matters: the provider passes Vitest's own headless flag to Playwright.
+      // Every story as a test in headless Chromium: rendered, its play function run, then checked
+      // with axe (`a11y.test: 'error'` in .storybook/preview fails a story on any violation).
+      {
+        extends: true,
+        plugins: [storybookTest({ configDir: '.storybook' })],
+        test: {
+          name: 'storybook',
+          // A story's play function waits for simulated jobs and downloads: give it room.
+          testTimeout: 30_000,
+          // After the unit tests, not beside them: on a small CI machine a browser running
+          // alongside skews the timing the unit tests of polling and retries rely on.
+          sequence: { groupOrder: 1 },
+          browser: {
+            enabled: true,
+            // The provider passes Vitest's own headless flag to Playwright: without it, it asks for a display.
+            headless: true,
+            provider: chromiumProvider(),
+            instances: [{ browser: 'chromium' }],
+          },
+        },
+      },
     ],
   },
 })
