@@ -101,6 +101,17 @@ describe('one hook per tool', () => {
     await expect(result.current.runAsync({ objectId: 'obj_demo' })).rejects.toMatchObject({ kind: 'job-failed' })
   })
 
+  it('a failed job is explained the way the client was told to read error bodies', async () => {
+    service.setOutcome(() => 'failed')
+    const client = fastClient(MOCK_KEYS.demo, { interpret: { errorMessage: () => 'the render farm is down' } })
+    const { result } = renderHook(() => usePdfCreate(), {
+      wrapper: ({ children }) => <ToolsProvider client={client}>{children}</ToolsProvider>,
+    })
+    act(() => result.current.run({ objectId: 'obj_demo' }))
+    await waitFor(() => expect(result.current.phase).toBe('failed'))
+    expect(result.current.error?.message).toBe('The job failed: the render farm is down')
+  })
+
   it('bad input fails at once with the validation error and sends nothing', async () => {
     const { result } = renderHook(() => useValuationRent(), { wrapper: wrapper() })
     act(() => result.current.run({ propertyCategory: 'flat', totalArea: 0, city: 'Tver' }))

@@ -248,6 +248,7 @@ export function createClient(tools: readonly ToolDefinition[], options: ToolsCli
   return {
     baseUrl: options.baseUrl,
     pollInterval,
+    interpret,
     run,
     start,
     job,

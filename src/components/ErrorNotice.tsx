@@ -1,6 +1,6 @@
 'use client'
 import { forwardRef } from 'react'
-import { defaultInterpretation, isToolsError, useToolsContext, type ToolsErrorKind } from '../react/index.js'
+import { isToolsError, useToolsContext, type ToolsErrorKind } from '../react/index.js'
 import { cx } from './classNames.js'
 import { useFormat } from './format.js'
 import { AlertIcon, CloseIcon } from './icons.js'
@@ -59,7 +59,7 @@ export const ErrorNotice = forwardRef<HTMLDivElement, ErrorNoticeProps>(function
   { error, onRetry, onDismiss, fieldId, className },
   ref,
 ) {
-  const { billingUrl } = useToolsContext()
+  const { billingUrl, client } = useToolsContext()
   const messages = useMessages()
   const format = useFormat()
   const toolsError = isToolsError(error) ? error : undefined
@@ -73,7 +73,7 @@ export const ErrorNotice = forwardRef<HTMLDivElement, ErrorNoticeProps>(function
   const rateLimitText = messages.errors['rate-limit']
 
   const detail =
-    toolsError && QUOTES_SERVICE.has(kind) ? defaultInterpretation.errorMessage(toolsError.body) : undefined
+    toolsError && QUOTES_SERVICE.has(kind) ? client.interpret.errorMessage(toolsError.body) : undefined
   const billingLink = kind === 'billing' ? billingUrl : undefined
   const offersRetry = Boolean(onRetry) && RETRYABLE.has(kind)
 

@@ -2,6 +2,7 @@
 import { useMemo, useState } from 'react'
 import {
   jobFailedError,
+  useToolsContext,
   useJob,
   type DeferredToolId,
   type Job,
@@ -78,6 +79,7 @@ export function JobProgress(props: JobProgressProps) {
 function JobProgressView(props: JobProgressProps) {
   const { pollInterval, showArtifacts = true, startedAt, onRetry, className } = props
   const messages = useMessages()
+  const { client } = useToolsContext()
   const format = useFormat()
   const given = props.job
   const tool = given?.tool ?? props.tool
@@ -100,7 +102,10 @@ function JobProgressView(props: JobProgressProps) {
   const [announced, setAnnounced] = useState<{ phase?: JobPhase; text: string }>({ text: '' })
   if (job && job.phase !== announced.phase) setAnnounced({ phase: job.phase, text: messages.job.announce[job.phase] })
 
-  const failure = useMemo(() => (job?.phase === 'failed' ? jobFailedError(job) : undefined), [job])
+  const failure = useMemo(
+    () => (job?.phase === 'failed' ? jobFailedError(job, client.interpret.errorMessage(job.data)) : undefined),
+    [job, client],
+  )
 
   const fraction = job?.phase === 'succeeded' ? 1 : terminal ? undefined : job?.progress
   const percent = fraction === undefined ? undefined : Math.round(fraction * 100)

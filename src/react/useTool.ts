@@ -1,7 +1,6 @@
 import { isCancelledError, useMutation, useQueryClient } from '@tanstack/react-query'
 import { useCallback, useMemo, useRef, useState } from 'react'
 import {
-  defaultInterpretation,
   getTool,
   isToolsError,
   jobFailedError,
@@ -115,7 +114,7 @@ export function useTool<T extends ToolId>(tool: T): UseToolResult<T> {
         if (!deferred) return answer as ToolResult<T>
         const { jobId } = answer as JobHandle
         const final = await queryClient.fetchQuery(jobQueryOptions(context, queryClient, tool as DeferredToolId, jobId))
-        if (final.phase === 'failed') throw jobFailedError(final, defaultInterpretation.errorMessage(final.data))
+        if (final.phase === 'failed') throw jobFailedError(final, client.interpret.errorMessage(final.data))
         return final as ToolResult<T>
       })()
         .catch((error: unknown) => {
@@ -127,7 +126,7 @@ export function useTool<T extends ToolId>(tool: T): UseToolResult<T> {
       inflight.current = flow
       return flow
     },
-    [mutateAsync, deferred, queryClient, context, tool],
+    [mutateAsync, deferred, queryClient, context, client, tool],
   )
 
   const run = useCallback(
@@ -148,8 +147,8 @@ export function useTool<T extends ToolId>(tool: T): UseToolResult<T> {
 
   const failedJob = job?.phase === 'failed' ? job : undefined
   const jobError = useMemo(
-    () => (failedJob ? jobFailedError(failedJob, defaultInterpretation.errorMessage(failedJob.data)) : null),
-    [failedJob],
+    () => (failedJob ? jobFailedError(failedJob, client.interpret.errorMessage(failedJob.data)) : null),
+    [failedJob, client],
   )
 
   let phase: ToolPhase

@@ -1,6 +1,7 @@
 import {
   createClient,
   type CallOptions,
+  type Interpretation,
   type Job,
   type JobHandle,
   type ToolsClientOptions,
@@ -13,6 +14,8 @@ export interface ToolsClient {
   readonly baseUrl: string
   /** Milliseconds between job polls unless a call says otherwise. */
   readonly pollInterval: number
+  /** How this client reads what the spec leaves unshown: the defaults with its `interpret` options. */
+  readonly interpret: Interpretation
   /** The whole call: a synchronous tool's result, or a deferred tool's job submitted and waited for. */
   run<T extends ToolId>(tool: T, input: ToolInput<T>, opts?: CallOptions): Promise<ToolResult<T>>
   /** Submits a deferred tool's job (202) without waiting. */
