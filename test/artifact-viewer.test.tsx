@@ -4,27 +4,17 @@ import userEvent from '@testing-library/user-event'
 import { http, HttpResponse } from 'msw'
 import type { ReactNode } from 'react'
 import { renderToString } from 'react-dom/server'
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { ArtifactViewer } from '../src/components/index.js'
 import { artifactFileName, opensSafelyInATab } from '../src/components/artifactFile.js'
 import { exampleInput, MOCK_BASE_URL, MOCK_KEYS } from '../src/mock/index.js'
 import { TOOLS, ToolsProvider, type ToolId } from '../src/react/index.js'
+import { stubObjectUrls } from './support/objectUrls.js'
 import { fastClient, setupMockService } from './support/service.js'
 
 const { service, server } = setupMockService()
 
-// jsdom may lack object URLs, and Node's own refuse jsdom's blobs: stand in for the browser's store.
-let objectUrls = 0
-beforeEach(() => {
-  objectUrls = 0
-  if (!URL.createObjectURL) URL.createObjectURL = () => ''
-  if (!URL.revokeObjectURL) URL.revokeObjectURL = () => {}
-  vi.spyOn(URL, 'createObjectURL').mockImplementation(() => `blob:${MOCK_BASE_URL}/object-${++objectUrls}`)
-  vi.spyOn(URL, 'revokeObjectURL').mockImplementation(() => {})
-})
-afterEach(() => {
-  vi.restoreAllMocks()
-})
+stubObjectUrls()
 
 function Provider({ apiKey = MOCK_KEYS.demo, children }: { apiKey?: string; children?: ReactNode }) {
   // A fast client: a failing download gives up in milliseconds, not seconds.

@@ -3,27 +3,19 @@ import { act, render, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import type { ReactNode } from 'react'
 import { renderToString } from 'react-dom/server'
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { JobProgress } from '../src/components/index.js'
 import { exampleInput, MOCK_BASE_URL, MOCK_KEYS } from '../src/mock/index.js'
 import { ToolsProvider, type DeferredToolId, type Job } from '../src/react/index.js'
+import { stubObjectUrls } from './support/objectUrls.js'
 import { fastClient, setupMockService } from './support/service.js'
 
 // Long enough to see the job queued (first third) and running, short enough for a quick suite.
 const { service } = setupMockService({ jobDuration: 300 })
 const POLL = 10
 
-let objectUrls = 0
-beforeEach(() => {
-  if (!URL.createObjectURL) URL.createObjectURL = () => ''
-  if (!URL.revokeObjectURL) URL.revokeObjectURL = () => {}
-  vi.spyOn(URL, 'createObjectURL').mockImplementation(() => `blob:${MOCK_BASE_URL}/object-${++objectUrls}`)
-  vi.spyOn(URL, 'revokeObjectURL').mockImplementation(() => {})
-})
-afterEach(() => {
-  vi.useRealTimers()
-  vi.restoreAllMocks()
-})
+stubObjectUrls()
+afterEach(() => vi.useRealTimers())
 
 function Provider({ apiKey = MOCK_KEYS.demo, children }: { apiKey?: string; children?: ReactNode }) {
   return (

@@ -3,7 +3,7 @@ import { render, screen, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import type { ReactNode } from 'react'
 import { renderToString } from 'react-dom/server'
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import {
   ArtifactViewer,
   ErrorNotice,
@@ -16,6 +16,7 @@ import {
 } from '../src/components/index.js'
 import { MOCK_BASE_URL, MOCK_KEYS } from '../src/mock/index.js'
 import { ru, ToolsError, ToolsProvider, TOOLS } from '../src/react/index.js'
+import { stubObjectUrls } from './support/objectUrls.js'
 import { pngFile, setupMockService } from './support/service.js'
 
 const { service } = setupMockService()
@@ -29,17 +30,7 @@ function Provider({ children, apiKey = MOCK_KEYS.demo }: { children?: ReactNode;
   )
 }
 
-const created: string[] = []
-beforeEach(() => {
-  created.length = 0
-  // jsdom's URL store refuses jsdom's own blobs: record the objects instead.
-  vi.spyOn(URL, 'createObjectURL').mockImplementation((blob) => {
-    created.push(`blob:${MOCK_BASE_URL}/${created.length}#${(blob as Blob).type}`)
-    return created.at(-1)!
-  })
-  vi.spyOn(URL, 'revokeObjectURL').mockImplementation(() => undefined)
-})
-afterEach(() => vi.restoreAllMocks())
+stubObjectUrls()
 
 const calls = () => service.log.filter((entry) => entry.kind === 'call')
 

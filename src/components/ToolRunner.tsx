@@ -125,7 +125,7 @@ export function ToolRunner<T extends ToolId>({ tool, input, onResult, className 
     const visited = new Set(touched).add(field)
     setTouched(visited)
     const issues = formInput
-      ? await client.validate(tool, { file: new Blob(), ...formInput } as never)
+      ? await client.validate(tool, formInput as ToolInput<T>)
       : [optionsIssue]
     setLocalIssues(issues.filter((issue) => visited.has(issue.field)))
   }

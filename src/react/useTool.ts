@@ -99,14 +99,14 @@ export function useTool<T extends ToolId>(tool: T): UseToolResult<T> {
       if (inflight.current) return inflight.current
       const abort = new AbortController()
       controller.current = abort
-      lastRun.current = { input, opts }
       setUploadProgress(null)
       const intent: Intent = {
         input,
         idempotencyKey: opts.idempotencyKey ?? newIdempotencyKey(),
         signal: opts.signal ? anySignal([opts.signal, abort.signal]) : abort.signal,
       }
-      lastRun.current.opts = { ...opts, idempotencyKey: intent.idempotencyKey }
+      // Kept for retry(): the same intent, with the same key.
+      lastRun.current = { input, opts: { ...opts, idempotencyKey: intent.idempotencyKey } }
       const flow = (async () => {
         const answer = await mutateAsync(intent)
         // Reset while the answer was on its way: the job may exist, but this run is over.
