@@ -1,6 +1,7 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest'
-import { TOOLS } from '../src/tools/index.js'
+import { ALL_SCOPES, MOCK_ACCOUNTS, MOCK_KEYS } from '../src/mock/index.js'
+import { inputFields, TOOLS } from '../src/tools/index.js'
 
 describe('tool catalogue', () => {
   it('has the thirteen tools of the spec', () => {
@@ -11,5 +12,28 @@ describe('tool catalogue', () => {
     const ids = TOOLS.map((tool) => tool.id)
     expect(new Set(ids).size).toBe(ids.length)
     for (const tool of TOOLS) expect(tool.id).toBe(tool.path.replace(/^\//, ''))
+  })
+})
+
+describe('derived from the catalogue', () => {
+  it('reads each tool\'s form fields off its input schema', () => {
+    expect(inputFields('valuation/rent')).toEqual([
+      { name: 'propertyCategory', type: 'text', required: true },
+      { name: 'totalArea', type: 'number', required: true },
+      { name: 'city', type: 'text', required: true },
+    ])
+    expect(inputFields('photo/enhance')).toEqual([
+      { name: 'file', type: 'file', required: true },
+      { name: 'mode', type: 'text', required: false },
+    ])
+    expect(inputFields('valuation/express')).toEqual([])
+  })
+
+  it('the simulated accounts use the twelve scopes of spec part 5', () => {
+    expect([...ALL_SCOPES].sort()).toEqual(TOOLS.flatMap((tool) => tool.scope ?? []).sort())
+    expect(ALL_SCOPES).toHaveLength(12)
+    const demo = MOCK_ACCOUNTS.find((account) => MOCK_KEYS.demo in account.keys)!
+    expect(demo.keys[MOCK_KEYS.demo]).toEqual(ALL_SCOPES)
+    expect(demo.keys[MOCK_KEYS.limited]).toEqual(['tools:rent'])
   })
 })

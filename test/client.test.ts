@@ -2,7 +2,7 @@
 import { http, HttpResponse } from 'msw'
 import { describe, expect, it, vi } from 'vitest'
 import { MOCK_BASE_URL, MOCK_KEYS, exampleInput } from '../src/mock/index.js'
-import { isToolsError, TOOLS, ToolsError, type ToolId } from '../src/tools/index.js'
+import { isToolsError, TOOLS, ToolsError, VALIDATION_MESSAGES, type ToolId } from '../src/tools/index.js'
 import { fastClient, pngFile, setupMockService } from './support/service.js'
 
 const { service, server } = setupMockService()
@@ -75,6 +75,7 @@ describe('input is checked before anything is sent', () => {
       ['totalArea', 'not-positive'],
       ['city', 'required'],
     ])
+    expect(error.issues[1]!.message).toBe(VALIDATION_MESSAGES['not-positive'])
     expect(service.log).toHaveLength(0)
   })
 

@@ -12,6 +12,7 @@ import {
   toolHooks,
   useArtifact,
   useJob,
+  useObjectUrl,
   usePdfCreate,
   useTool,
   useValuationRent,
@@ -383,6 +384,27 @@ describe('useArtifact', () => {
     expect(revoked).toContain(created[0])
     unmount()
     expect(revoked).toEqual(created)
+    create.mockRestore()
+    revoke.mockRestore()
+  })
+})
+
+describe('useObjectUrl', () => {
+  it('makes one URL per blob and revokes each once, on change and on unmount', () => {
+    const revoked: string[] = []
+    let made = 0
+    const create = vi.spyOn(URL, 'createObjectURL').mockImplementation(() => `blob:test/${made++}`)
+    const revoke = vi.spyOn(URL, 'revokeObjectURL').mockImplementation((url) => void revoked.push(url))
+    const first = new Blob(['a'])
+    const { result, rerender, unmount } = renderHook(({ blob }) => useObjectUrl(blob), { initialProps: { blob: first } })
+    expect(result.current).toBe('blob:test/0')
+    rerender({ blob: first })
+    expect(made).toBe(1)
+    rerender({ blob: new Blob(['b']) })
+    expect(result.current).toBe('blob:test/1')
+    expect(revoked).toEqual(['blob:test/0'])
+    unmount()
+    expect(revoked).toEqual(['blob:test/0', 'blob:test/1'])
     create.mockRestore()
     revoke.mockRestore()
   })
