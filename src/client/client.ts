@@ -1,9 +1,11 @@
-import type { CallOptions, Job, JobHandle, Result, ToolDefinition } from './definition.js'
+import type { CallOptions, Job, JobHandle, Presence, Result, ToolDefinition, Waiting } from './definition.js'
 import { abortError, issue, jobFailedError, ToolsError, validationError, type ValidationIssue } from './errors.js'
 import { newIdempotencyKey } from './ids.js'
 import { defaultInterpretation, type Interpretation } from './interpret.js'
 import { asRecord } from './record.js'
 import { errorFromResponse, malformed, readBody, requestIdOf } from './response.js'
+import { createPacer, hashText, type Lane, type Pacer } from './pacer.js'
+import { pagePresence } from './presence.js'
 import { backoff, retryPolicy, sleep, type RetryOptions } from './retry.js'
 import { chooseTransport } from './transport.js'
 
@@ -18,8 +20,10 @@ export interface ToolsClientOptions {
   retry?: RetryOptions | false
   /** Extra headers on every request. */
   headers?: Record<string, string>
-  /** Milliseconds between job polls. Default 3000. */
+  /** Milliseconds between job polls while a job is young; polls slow as it ages. Default 3000. */
   pollInterval?: number
+  /** How long a job is polled before failing with `timeout`, in ms. Default an hour. */
+  pollTimeout?: number
   /** Multipart part name of the file, per tool id, where the service expects another. */
   fileFields?: Record<string, string>
   /** Replaces the kit's reading of what the spec leaves unshown. */
@@ -31,6 +35,16 @@ export const DEFAULT_POLL_INTERVAL = 3000
 /** Which failures a request may try again: every transient one, only 429, or none. */
 type RetryOn = 'transient' | 'rate-limit'
 
+/** Polls slow as a job ages (a quarter of its age, from a third of `pollInterval` to ten times it); a hidden page polls twice a minute at most. */
+const HIDDEN_POLL = 30_000
+/** How long a job is polled before `timeout`, unless the call says otherwise. */
+export const DEFAULT_POLL_TIMEOUT = 3_600_000
+
+export function pollDelay(age: number, base: number, hidden: boolean): number {
+  const delay = Math.min(base * 10, Math.max(base / 3, age / 4))
+  return hidden ? Math.max(delay, HIDDEN_POLL) : delay
+}
+
 interface Send {
   method: 'GET' | 'POST'
   url: string
@@ -41,6 +55,8 @@ interface Send {
   call: boolean
   signal?: AbortSignal
   onUploadProgress?: CallOptions['onUploadProgress']
+  onWait?: CallOptions['onWait']
+  presence?: Presence
 }
 
 /** The untyped client over any tool table; `createToolsClient` binds it to the catalogue. */
@@ -49,6 +65,7 @@ export function createClient(tools: readonly ToolDefinition[], options: ToolsCli
   const interpret: Interpretation = { ...defaultInterpretation, ...options.interpret }
   const policy = retryPolicy(options.retry)
   const pollInterval = options.pollInterval ?? DEFAULT_POLL_INTERVAL
+  const pollTimeout = options.pollTimeout ?? DEFAULT_POLL_TIMEOUT
 
   // Resolved per call, so a relative base works in browsers and importing stays DOM-free.
   const base = () => {
@@ -66,9 +83,8 @@ export function createClient(tools: readonly ToolDefinition[], options: ToolsCli
     return tool
   }
 
-  async function headers(send: Send): Promise<Headers> {
+  async function headers(send: Send, key: string | undefined): Promise<Headers> {
     const result = new Headers(options.headers)
-    const key = typeof options.apiKey === 'function' ? await options.apiKey() : options.apiKey
     if (key) result.set('Authorization', `Bearer ${key}`)
     if (send.contentType) result.set('Content-Type', send.contentType)
     if (send.idempotencyKey) result.set('Idempotency-Key', send.idempotencyKey)
@@ -76,37 +92,100 @@ export function createClient(tools: readonly ToolDefinition[], options: ToolsCli
     return result
   }
 
-  /** One logical request, retried as its kind allows; resolves with a 2xx response. */
+  // One pacer per key, named by a hash: the key itself is kept nowhere.
+  const pacers = new Map<string, Pacer>()
+  function pacerFor(key: string | undefined): Pacer {
+    const name = `@cabinet/tools-react:${hashText(`${base()}\n${key ?? ''}`)}`
+    let pacer = pacers.get(name)
+    if (!pacer) pacers.set(name, (pacer = createPacer(name)))
+    return pacer
+  }
+
+  /**
+   * One logical request; resolves with a 2xx response. It waits its turn with every request of
+   * its key, and retries as its kind allows: a 429 while its wait budget lasts, a 5xx or a lost
+   * connection `retries` times (a lost one waits for the device to come online).
+   */
   async function send(tool: ToolDefinition, request: Send): Promise<Response> {
     const transport = chooseTransport(request, options.fetch)
     const name = tool.id || undefined
-    for (let attempt = 0; ; attempt++) {
-      if (request.signal?.aborted) throw abortError(name, request.signal.reason)
-      let response: Response
-      try {
-        response = await transport({
-          method: request.method,
-          url: request.url,
-          headers: await headers(request),
-          body: request.body,
+    const presence = request.presence ?? pagePresence
+    const lane: Lane = request.call ? 'call' : 'read'
+    const deadline = Date.now() + policy.maxWait
+    let shown: Waiting | null = null
+    const wait = (next: Waiting | null) => {
+      // Estimates move by milliseconds as the line moves: only a real change is told.
+      const same = next?.reason === shown?.reason && Math.abs((next?.until ?? 0) - (shown?.until ?? 0)) < 1000
+      if (same && next?.attempt === shown?.attempt) return
+      shown = next
+      request.onWait?.(next)
+    }
+    let failures = 0
+    let refusals = 0
+    try {
+      for (;;) {
+        if (request.signal?.aborted) throw abortError(name, request.signal.reason)
+        const key = typeof options.apiKey === 'function' ? await options.apiKey() : options.apiKey
+        const pacer = pacerFor(key)
+        await pacer.take(lane, {
           signal: request.signal,
-          onUploadProgress: request.onUploadProgress,
+          deadline,
+          onHold: (until) => wait({ reason: 'rate-limit', until }),
+          expire: (until) =>
+            new ToolsError('rate-limit', `${name ?? 'artifact'}: 429 rate-limit: paused past the wait budget`, {
+              status: 429,
+              tool: name,
+              retryAfter: until - Date.now(),
+            }),
+          abort: () => abortError(name, request.signal?.reason),
         })
-      } catch (cause) {
-        if (request.signal?.aborted) throw abortError(name, cause)
-        const error = new ToolsError('network', 'The service could not be reached.', { tool: name, cause })
-        if (request.retryOn !== 'transient' || attempt >= policy.retries) throw error
-        await sleep(backoff(attempt, policy), request.signal, name)
-        continue
+        wait(null)
+        let response: Response
+        try {
+          response = await transport({
+            method: request.method,
+            url: request.url,
+            headers: await headers(request, key),
+            body: request.body,
+            signal: request.signal,
+            onUploadProgress: request.onUploadProgress,
+          })
+        } catch (cause) {
+          if (request.signal?.aborted) throw abortError(name, cause)
+          const error = new ToolsError('network', 'The service could not be reached.', { tool: name, cause })
+          if (request.retryOn !== 'transient') throw error
+          if (presence.offline() && Date.now() < deadline) {
+            // Offline is not the service's fault: wait for the connection, within the budget.
+            wait({ reason: 'offline' })
+            await sleep(deadline - Date.now(), request.signal, name, presence.subscribe)
+            continue
+          }
+          if (failures >= policy.retries) throw error
+          const delay = backoff(failures++, policy)
+          wait({ reason: 'retrying', until: Date.now() + delay, attempt: failures })
+          await sleep(delay, request.signal, name, presence.subscribe)
+          continue
+        }
+        if (response.ok) {
+          pacer.answer(lane)
+          return response
+        }
+        const error = errorFromResponse(response, await readBody(response), tool, interpret, request.call)
+        if (error.kind === 'rate-limit') {
+          const delay = error.retryAfter ?? backoff(refusals++, policy)
+          pacer.answer(lane, delay)
+          if (delay > policy.maxRetryAfter || Date.now() + delay > deadline) throw error
+          // The pacer holds this request, with every other of the key, until the pause is over.
+          continue
+        }
+        pacer.answer(lane)
+        if (error.kind !== 'server' || request.retryOn !== 'transient' || failures >= policy.retries) throw error
+        const delay = backoff(failures++, policy)
+        wait({ reason: 'retrying', until: Date.now() + delay, attempt: failures })
+        await sleep(delay, request.signal, name)
       }
-      if (response.ok) return response
-      const error = errorFromResponse(response, await readBody(response), tool, interpret, request.call)
-      const retryable =
-        error.kind === 'rate-limit' || (error.kind === 'server' && request.retryOn === 'transient')
-      if (!retryable || attempt >= policy.retries) throw error
-      const wait = error.kind === 'rate-limit' ? error.retryAfter : undefined
-      if (wait !== undefined && wait > policy.maxRetryAfter) throw error
-      await sleep(wait ?? backoff(attempt, policy), request.signal, name)
+    } finally {
+      wait(null)
     }
   }
 
@@ -147,6 +226,8 @@ export function createClient(tools: readonly ToolDefinition[], options: ToolsCli
       call: true,
       signal: opts.signal,
       onUploadProgress: opts.onUploadProgress,
+      onWait: opts.onWait,
+      presence: opts.presence,
     })
     return { response, body: await readBody(response) }
   }
@@ -191,22 +272,42 @@ export function createClient(tools: readonly ToolDefinition[], options: ToolsCli
       retryOn: 'transient',
       call: false,
       signal: opts.signal,
+      onWait: opts.onWait,
+      presence: opts.presence,
     })
     return toJob(tool, jobId, await readBody(response), response.status)
   }
 
-  /** Polls until a terminal status; `firstDelay` skips a read whose answer is already known. */
-  async function poll(id: string, jobId: string, opts: CallOptions, firstDelay: number, requestId?: string): Promise<Job> {
+  /**
+   * Polls until a terminal status, slower as the job ages and while the page is hidden, at once
+   * when it is shown again or the connection returns; `fresh` skips the read whose answer the
+   * POST just gave. Past the poll timeout it fails with `timeout`, naming the job to wait for again.
+   */
+  async function poll(id: string, jobId: string, opts: CallOptions, fresh: boolean, requestId?: string): Promise<Job> {
     const tool = definition(id)
     checkJobId(tool, jobId)
     const interval = opts.pollInterval ?? pollInterval
-    for (let delay = firstDelay; ; delay = interval) {
-      if (delay > 0) await sleep(delay, opts.signal, tool.id)
+    const presence = opts.presence ?? pagePresence
+    const started = Date.now()
+    const deadline = started + (opts.pollTimeout ?? pollTimeout)
+    for (let read = !fresh; ; read = false) {
+      if (!read) {
+        const delay = pollDelay(Date.now() - started, interval, presence.hidden())
+        await sleep(Math.min(delay, deadline - Date.now()), opts.signal, tool.id, presence.subscribe)
+      }
       const current = await job(id, jobId, opts)
       if (!current.requestId && requestId) current.requestId = requestId
       opts.onJob?.(current)
       if (current.phase === 'succeeded') return current
       if (current.phase === 'failed') throw jobFailedError(current, interpret.errorMessage(current.data))
+      if (Date.now() >= deadline) {
+        throw new ToolsError('timeout', `${tool.id}: the job ${jobId} did not finish in time; wait for it again.`, {
+          tool: tool.id,
+          jobId,
+          requestId: current.requestId,
+          body: current.data,
+        })
+      }
     }
   }
 
@@ -214,7 +315,7 @@ export function createClient(tools: readonly ToolDefinition[], options: ToolsCli
     const tool = definition(id)
     if (tool.mode === 'deferred') {
       const handle = await start(id, input, opts)
-      return poll(id, handle.jobId, opts, opts.pollInterval ?? pollInterval, handle.requestId)
+      return poll(id, handle.jobId, opts, true, handle.requestId)
     }
     const { response, body } = await call(tool, input, opts)
     return {
@@ -252,7 +353,7 @@ export function createClient(tools: readonly ToolDefinition[], options: ToolsCli
     run,
     start,
     job,
-    wait: (id: string, jobId: string, opts: CallOptions = {}) => poll(id, jobId, opts, 0),
+    wait: (id: string, jobId: string, opts: CallOptions = {}) => poll(id, jobId, opts, false),
     artifact,
     /** The issues `run` would refuse `input` for (none when valid), without sending anything. */
     validate: async (id: string, input: unknown): Promise<ValidationIssue[]> => {

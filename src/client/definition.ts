@@ -59,13 +59,38 @@ export interface UploadProgress {
   total: number
 }
 
+/** Why a request is held back, to show it: a rate limit (until when), no connection, or a retry after a service error. */
+export interface Waiting {
+  reason: 'rate-limit' | 'offline' | 'retrying'
+  /** When the request should go again, in ms since the epoch, where known. */
+  until?: number
+  /** Which retry this is (1 for the first), for `retrying`. */
+  attempt?: number
+}
+
+/** Whether anyone is looking and whether the device is online: what paces polling. */
+export interface Presence {
+  /** True while the page is hidden: polls slow to one per 30 s. */
+  hidden(): boolean
+  /** True while the device is offline: a lost request waits for the connection instead of failing. */
+  offline(): boolean
+  /** Calls `wake` when the page is shown again or the connection returns; returns the unsubscribe. */
+  subscribe(wake: () => void): () => void
+}
+
 export interface CallOptions {
   signal?: AbortSignal
   /** Sent as `Idempotency-Key`; one is generated per call when omitted. */
   idempotencyKey?: string
   onUploadProgress?: (progress: UploadProgress) => void
-  /** Milliseconds between job polls. */
+  /** Milliseconds between job polls while the job is young; polls slow as it ages. */
   pollInterval?: number
+  /** How long to poll a job before failing with `timeout` (the job goes on: wait for it again). */
+  pollTimeout?: number
   /** Called with every job read while waiting. */
   onJob?: (job: Job) => void
+  /** Called when the call starts or stops waiting (rate limit, offline, retry), with `null` when it goes on. */
+  onWait?: (waiting: Waiting | null) => void
+  /** Default: the page's visibility and connection, where there is a page. */
+  presence?: Presence
 }

@@ -11,6 +11,7 @@ export type ToolsErrorKind =
   | 'network'
   | 'job-failed'
   | 'aborted'
+  | 'timeout'
 
 /** English text for each validation code; UIs translate by code. */
 export const VALIDATION_MESSAGES = {
@@ -45,6 +46,7 @@ export interface ToolsErrorInit {
   issues?: ValidationIssue[]
   scope?: string
   retryAfter?: number
+  jobId?: string
   cause?: unknown
 }
 
@@ -64,6 +66,8 @@ export class ToolsError extends Error {
   readonly scope?: string
   /** Milliseconds to wait before trying again, for `rate-limit`. */
   readonly retryAfter?: number
+  /** The job the failure is about, where one exists: `client.wait(tool, jobId)` takes it up again. */
+  readonly jobId?: string
 
   constructor(kind: ToolsErrorKind, message: string, init: ToolsErrorInit = {}) {
     super(message, init.cause === undefined ? undefined : { cause: init.cause })
@@ -75,6 +79,7 @@ export class ToolsError extends Error {
     this.issues = init.issues ?? []
     this.scope = init.scope
     this.retryAfter = init.retryAfter
+    this.jobId = init.jobId
   }
 }
 

@@ -5,9 +5,11 @@ export type {
   Job,
   JobHandle,
   JobPhase,
+  Presence,
   Result,
   ToolDefinition,
   UploadProgress,
+  Waiting,
 } from './definition.js'
 export { isToolsError, jobFailedError, ToolsError, VALIDATION_MESSAGES } from './errors.js'
 export type { ToolsErrorKind, ValidationCode, ValidationIssue } from './errors.js'

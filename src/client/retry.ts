@@ -1,14 +1,20 @@
 import { abortError } from './errors.js'
+import { MAX_TIMER } from './pacer.js'
 
 export interface RetryOptions {
-  /** Retries after the first attempt. Default 4. */
+  /** Retries after a 5xx or a lost connection. Default 4. */
   retries?: number
   /** First backoff in ms; doubles each retry. Default 500. */
   baseDelay?: number
   /** Longest backoff in ms. Default 8000. */
   maxDelay?: number
-  /** Longest Retry-After honoured in ms; a longer one is surfaced as a `rate-limit` error. Default 60000. */
+  /** Longest single Retry-After honoured in ms; a longer one is surfaced as a `rate-limit` error. Default 60000. */
   maxRetryAfter?: number
+  /**
+   * How long one request may wait for rate limits and a lost connection to pass, in ms, before
+   * it fails (`rate-limit` or `network`). Default 120000.
+   */
+  maxWait?: number
 }
 
 export type RetryPolicy = Required<RetryOptions>
@@ -18,10 +24,11 @@ export const DEFAULT_RETRY: RetryPolicy = {
   baseDelay: 500,
   maxDelay: 8000,
   maxRetryAfter: 60_000,
+  maxWait: 120_000,
 }
 
 export function retryPolicy(options: RetryOptions | false | undefined): RetryPolicy {
-  if (options === false) return { ...DEFAULT_RETRY, retries: 0 }
+  if (options === false) return { ...DEFAULT_RETRY, retries: 0, maxWait: 0 }
   return { ...DEFAULT_RETRY, ...options }
 }
 
@@ -31,27 +38,55 @@ export function backoff(attempt: number, policy: RetryPolicy, random = Math.rand
   return Math.round(capped / 2 + (random() * capped) / 2)
 }
 
-/** Retry-After as delta-seconds or an HTTP date, in ms; undefined when absent or unreadable. */
+/** A day: no service means a longer Retry-After, and past it the number is surely garbled. */
+const MAX_RETRY_AFTER = 86_400_000
+
+/** RFC 9110's IMF-fixdate, e.g. `Sun, 06 Nov 1994 08:49:37 GMT`. */
+const HTTP_DATE = /^[A-Z][a-z]{2}, \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} GMT$/
+
+/**
+ * Retry-After in ms: delta-seconds (digits only) or an HTTP date, at most a day; undefined
+ * when absent or unreadable (`-1`, `1.5`, `May 5`), so the caller backs off instead.
+ */
 export function parseRetryAfter(header: string | null, now = Date.now()): number | undefined {
-  if (header == null || header.trim() === '') return undefined
-  const text = header.trim()
-  if (/^\d+(\.\d+)?$/.test(text)) return Math.round(Number(text) * 1000)
-  const date = Date.parse(text)
-  return Number.isNaN(date) ? undefined : Math.max(0, date - now)
+  const text = header?.trim() ?? ''
+  let ms: number
+  if (/^\d+$/.test(text)) ms = Number(text) * 1000
+  else if (HTTP_DATE.test(text)) ms = Date.parse(text) - now
+  else return undefined
+  return Number.isNaN(ms) ? undefined : Math.min(MAX_RETRY_AFTER, Math.max(0, ms))
 }
 
-/** Resolves after `ms`, or rejects with an `aborted` error when the signal fires first. */
-export function sleep(ms: number, signal?: AbortSignal, tool?: string): Promise<void> {
+/**
+ * Resolves after `ms` (or sooner, when `wake` calls back), or rejects with an `aborted` error
+ * when the signal fires first.
+ */
+export function sleep(
+  ms: number,
+  signal?: AbortSignal,
+  tool?: string,
+  wake?: (callback: () => void) => () => void,
+): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(abortError(tool, signal.reason))
-    const onAbort = () => {
+    let unsubscribe: (() => void) | undefined
+    const finish = () => {
       clearTimeout(timer)
+      unsubscribe?.()
+      signal?.removeEventListener('abort', onAbort)
+    }
+    const onAbort = () => {
+      finish()
       reject(abortError(tool, signal?.reason))
     }
     const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort)
+      finish()
       resolve()
-    }, ms)
+    }, Math.min(Math.max(0, ms), MAX_TIMER))
     signal?.addEventListener('abort', onAbort, { once: true })
+    unsubscribe = wake?.(() => {
+      finish()
+      resolve()
+    })
   })
 }

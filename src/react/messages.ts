@@ -53,6 +53,8 @@ export interface Messages {
     network: ErrorText
     'job-failed': ErrorText
     aborted: ErrorText
+    /** A job polled past the poll timeout: it goes on at the service. */
+    timeout: ErrorText
     /** Anything thrown that is not a `ToolsError`. */
     unknown: ErrorText
   }
@@ -96,6 +98,13 @@ export interface Messages {
     /** Said by screen readers when the job reaches a phase. */
     announce: Record<JobPhase, string>
     notFound: string
+  }
+  /** A request waiting on its own before it goes on (`waiting` on hook results); each reason is announced once. */
+  waiting: Record<'rate-limit' | 'offline' | 'retrying', string> & {
+    /** Counting down to the next try. */
+    resumesIn: (time: string) => string
+    /** Which retry this is, after a service error. */
+    attempt: (count: string) => string
   }
   artifact: {
     loading: string
@@ -199,6 +208,11 @@ export const en: Messages = {
       body: 'The request was stopped.',
       action: 'Start it again when ready.',
     },
+    timeout: {
+      title: 'The job is taking long',
+      body: 'It is still being worked on at the service, but this page stopped checking.',
+      action: 'Check again to keep waiting for it.',
+    },
     unknown: {
       title: 'Something went wrong',
       body: 'An unexpected error occurred.',
@@ -276,6 +290,13 @@ export const en: Messages = {
       failed: 'Job failed.',
     },
     notFound: 'Job not found: it may belong to another API key.',
+  },
+  waiting: {
+    'rate-limit': 'The service is busy: your request waits its turn.',
+    offline: 'No connection: the request goes on when you are back online.',
+    retrying: 'The service had a problem: trying again.',
+    resumesIn: (time) => `Continuing in ${time}`,
+    attempt: (count) => `Attempt ${count}`,
   },
   artifact: {
     loading: 'Loading the file…',
