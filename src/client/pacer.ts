@@ -42,7 +42,8 @@ const START_BURST = 10
 
 export function createPacer(channelName?: string, random = Math.random) {
   const queues: Record<Lane, Ticket[]> = { call: [], read: [] }
-  const limited = new Set<Lane>(['call'])
+  /** Calls are always paced; reads only once one has met a 429. */
+  let readsLimited = false
   let rate = START_RATE
   let learnt = false
   let capacity = START_BURST
@@ -65,22 +66,25 @@ export function createPacer(channelName?: string, random = Math.random) {
     timer = undefined
     const now = Date.now()
     if (now < pausedUntil) return schedule(pausedUntil - now)
-    // Lanes not limited go at once; a queue means demand exceeds the pace, so the pace probes up.
-    for (const lane of ['call', 'read'] as const) {
-      if (!limited.has(lane)) for (const ticket of queues[lane].splice(0)) ticket.go()
+    // A queue means demand exceeds the pace: the pace probes up.
+    if (queues.call.length || (readsLimited && queues.read.length)) {
+      rate *= (learnt ? 1.01 : 2) ** ((now - filled) / 1000)
     }
-    const waiting = queues.call.length + queues.read.length
-    if (waiting) rate *= (learnt ? 1.01 : 2) ** ((now - filled) / 1000)
     tokens = Math.min(capacity, tokens + (now - filled) * rate)
     filled = now
     for (;;) {
-      const ticket = queues.call[0] ?? queues.read[0]
-      if (!ticket) return
-      if (tokens < 1) return schedule((1 - tokens) / rate)
+      const ticket = queues.call[0] ?? (readsLimited ? queues.read[0] : undefined)
+      if (!ticket) break
+      if (tokens < 1) {
+        schedule((1 - tokens) / rate)
+        break
+      }
       tokens -= 1
       queues[ticket.lane].shift()
       ticket.go()
     }
+    // Reads that never met a 429 are not paced, only paused.
+    if (!readsLimited) for (const ticket of queues.read.splice(0)) ticket.go()
   }
 
   /** Tells each held request when it should leave, as far as can be known now. */
@@ -89,7 +93,7 @@ export function createPacer(channelName?: string, random = Math.random) {
     const start = Math.max(now, pausedUntil)
     let ahead = -tokens
     for (const ticket of [...queues.call, ...queues.read]) {
-      const until = limited.has(ticket.lane) ? start + Math.max(0, ++ahead) / rate : start
+      const until = ticket.lane === 'call' || readsLimited ? start + Math.max(0, ++ahead) / rate : start
       if (until > ticket.deadline && pausedUntil > ticket.deadline) ticket.expire(pausedUntil)
       else if (until - now >= 500) ticket.hold?.(Math.round(until))
     }
@@ -142,10 +146,10 @@ export function createPacer(channelName?: string, random = Math.random) {
     answer(lane: Lane, retryAfter?: number) {
       const now = Date.now()
       if (retryAfter === undefined) {
-        if (limited.has(lane)) accepted++
+        if (lane === 'call' || readsLimited) accepted++
         return
       }
-      limited.add(lane)
+      if (lane === 'read') readsLimited = true
       if (now >= pausedUntil) {
         // Before anything is learnt, what was accepted over the time until the service takes
         // requests again is the rate; afterwards each 429 cuts the pace by a tenth.

@@ -69,6 +69,7 @@ export function sleep(
 ): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(abortError(tool, signal.reason))
+    // eslint-disable-next-line prefer-const -- finish() may read it before it is set, when wake calls back at once
     let unsubscribe: (() => void) | undefined
     const finish = () => {
       clearTimeout(timer)
