@@ -89,7 +89,7 @@ describe('one pace for every call of a key', () => {
     const refusedAt = calls()[0]!.at
     const second = tools.run('valuation/express', {})
     const read = tools.job('text/generate', 'job_unknown').catch(() => 'read')
-    await settle([first, second, read])
+    await settle<unknown>([first, second, read])
     const after = service.log.slice(1)
     expect(after).toHaveLength(3)
     for (const entry of after) expect(entry.at).toBeGreaterThanOrEqual(refusedAt + 3000)

@@ -6,6 +6,7 @@ export type {
   Job,
   JobHandle,
   JobPhase,
+  Presence,
   Result,
   RetryOptions,
   StandardSchemaV1,
@@ -15,6 +16,7 @@ export type {
   UploadProgress,
   ValidationCode,
   ValidationIssue,
+  Waiting,
 } from '../client/index.js'
 export { getTool, inputFields, TOOLS } from './catalogue.js'
 export type {
