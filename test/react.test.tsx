@@ -222,10 +222,10 @@ describe('useJob', () => {
     await new Promise((resolve) => setTimeout(resolve, 200))
     unmount()
     const times = polls().map((entry) => entry.at)
-    // One observer's schedule: a read every 20 ms, so at most 11 in 200 ms and none closer together.
+    // One observer's schedule: a read every 20 ms / 3 at first, slowing as the job ages, so at most 13 in 200 ms.
     expect(times.length).toBeGreaterThanOrEqual(5)
     expect(times.length).toBeLessThanOrEqual(13)
-    for (let i = 1; i < times.length; i++) expect(times[i]! - times[i - 1]!).toBeGreaterThanOrEqual(15)
+    for (let i = 1; i < times.length; i++) expect(times[i]! - times[i - 1]!).toBeGreaterThanOrEqual(5)
   })
 
   it('stops polling at a terminal status and after unmount', async () => {

@@ -373,6 +373,7 @@ describe('<UploadForm> submitting', () => {
       job: undefined,
       error,
       uploadProgress: null,
+      waiting: null,
     }
     const { container } = renderIn(<UploadForm tool="photo/enhance" state={state} />)
     const fieldError = container.querySelector('.ct-upload-form__drop .ct-field-error')!

@@ -19,6 +19,7 @@ const RETRYABLE: ReadonlySet<NoticeKind> = new Set([
   'network',
   'job-failed',
   'aborted',
+  'timeout',
   'unknown',
 ])
 

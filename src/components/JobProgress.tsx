@@ -8,6 +8,7 @@ import {
   type Job,
   type JobPhase,
   type ToolId,
+  type Waiting,
 } from '../react/index.js'
 import { ArtifactViewer } from './ArtifactViewer.js'
 import { cx } from './classNames.js'
@@ -16,6 +17,7 @@ import { useFormat } from './format.js'
 import { AlertIcon } from './icons.js'
 import { useElapsed } from './clock.js'
 import { useMessages } from './useMessages.js'
+import { WaitNotice } from './WaitNotice.js'
 
 interface JobProgressOptions {
   /** Milliseconds between polls (with `tool` and `jobId`); default the provider's. */
@@ -34,11 +36,14 @@ interface PolledJob {
   tool: DeferredToolId
   jobId: string
   job?: undefined
+  waiting?: undefined
 }
 
 /** Shows a job read elsewhere (e.g. `useTool().job`); nothing is polled. */
 interface GivenJob {
   job: Job
+  /** What the poll behind `job` waits for (e.g. `useTool().waiting`). */
+  waiting?: Waiting | null
   tool?: undefined
   jobId?: undefined
 }
@@ -60,7 +65,7 @@ const WITH_BAR: ReadonlySet<JobProgressState> = new Set(['checking', 'pending', 
  * in place.
  *
  * Classes: `ct-job-progress`, parts `__header`, `__indicator`, `__title`, `__phase`, `__status`,
- * `__bar`, `__meta`, `__elapsed`, `__separator`, `__percent`, `__announcer`, `__notice`, `__artifacts`,
+ * `__bar`, `__meta`, `__elapsed`, `__separator`, `__percent`, `__wait`, `__announcer`, `__notice`, `__artifacts`,
  * `__artifact`. `data-state`: `checking` | `pending` | `running` | `succeeded` | `failed` |
  * `not-found` | `error`.
  *
@@ -87,6 +92,7 @@ function JobProgressView(props: JobProgressProps) {
   const query = useJob(tool as DeferredToolId, given ? null : props.jobId, { pollInterval })
   const job = given ?? query.data
   const error = given ? null : query.error
+  const waiting = given ? props.waiting : query.waiting
 
   const terminal = job?.phase === 'succeeded' || job?.phase === 'failed'
   const state: JobProgressState =
@@ -166,6 +172,8 @@ function JobProgressView(props: JobProgressProps) {
       <p className="ct-visually-hidden ct-job-progress__announcer" aria-live="polite" aria-atomic="true">
         {announced.text}
       </p>
+
+      <WaitNotice waiting={terminal ? null : waiting} className="ct-job-progress__wait" />
 
       {state === 'not-found' ? (
         <p className="ct-job-progress__notice" role="alert">

@@ -23,6 +23,7 @@ import { FieldError } from './FieldError.js'
 import { JobProgress } from './JobProgress.js'
 import { ResultView } from './ResultView.js'
 import { UploadForm } from './UploadForm.js'
+import { WaitNotice } from './WaitNotice.js'
 import { useMessages } from './useMessages.js'
 
 export interface ToolRunnerProps<T extends ToolId> {
@@ -254,6 +255,8 @@ export function ToolRunner<T extends ToolId>({ tool, input, onResult, className 
         {phase === 'submitting' && !isFileTool ? messages.phase.submitting : ''}
       </div>
 
+      {/* The upload form shows a file tool's waits. */}
+      {!isFileTool && <WaitNotice waiting={hook.waiting} className="ct-tool-runner__wait" />}
       {showNotice && <ErrorNotice ref={notice} error={error} onRetry={hook.retry} fieldId={idOf} />}
       {job && <JobProgress job={job} showArtifacts={false} onRetry={hook.retry} />}
       {result && (

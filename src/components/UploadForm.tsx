@@ -14,6 +14,7 @@ import { FieldError } from './FieldError.js'
 import { FileDrop } from './FileDrop.js'
 import { issueFor } from './issues.js'
 import { useMessages } from './useMessages.js'
+import { WaitNotice } from './WaitNotice.js'
 
 /** What the form sends: the file, with the extra options beside it. */
 export type UploadInput = { file: File } & Record<string, unknown>
@@ -92,7 +93,7 @@ function UploadFormView<T extends FileToolId>({
 }: UploadFormProps<T> & { state: UseToolResult<T> }) {
   const messages = useMessages()
   const [file, setFile] = useState<File | null>(null)
-  const { phase, error, uploadProgress, run, reset, retry } = state
+  const { phase, error, uploadProgress, waiting, run, reset, retry } = state
   const inFlight = IN_FLIGHT.has(phase)
   // A job's own failure belongs to its progress (`<JobProgress>`), not to the form that sent it.
   const failed = phase === 'failed' && error !== null && error.kind !== 'job-failed'
@@ -176,6 +177,7 @@ function UploadFormView<T extends FileToolId>({
           {children}
         </fieldset>
       )}
+      <WaitNotice waiting={waiting} className="ct-upload-form__wait" />
       {failed && (
         <ErrorNotice
           ref={noticeRef}

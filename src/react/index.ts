@@ -27,7 +27,7 @@ export {
   useVideoCreate,
 } from './toolHooks.js'
 export { useJob } from './useJob.js'
-export type { UseJobOptions } from './useJob.js'
+export type { UseJobOptions, UseJobResult } from './useJob.js'
 export { useArtifact, useObjectUrl } from './useArtifact.js'
 export type { ArtifactKind, UseArtifactResult } from './useArtifact.js'
 export { QUERY_NAMESPACE } from './keys.js'

@@ -2,6 +2,7 @@ import { queryOptions, type Query, type QueryClient } from '@tanstack/react-quer
 import { isToolsError, type DeferredToolId, type Job, type ToolsError } from '../tools/index.js'
 import type { ToolsContextValue } from './context.js'
 import { queryKeys } from './keys.js'
+import { queryPresence, reportJobWaiting } from './useWaiting.js'
 
 const TRANSIENT = new Set(['server', 'network', 'rate-limit'])
 const RETRIES = 3
@@ -32,6 +33,8 @@ export function jobQueryOptions<T extends DeferredToolId>(
         return await context.client.wait(tool, jobId, {
           signal,
           pollInterval,
+          presence: queryPresence,
+          onWait: reportJobWaiting(queryClient, context.fingerprint, tool, jobId),
           onJob: (job) => {
             last = job as Job<T>
             queryClient.setQueryData(queryKey, last)

@@ -1,13 +1,20 @@
 import { useQuery, useQueryClient, type UseQueryResult } from '@tanstack/react-query'
-import type { DeferredToolId, Job, ToolsError } from '../tools/index.js'
+import type { DeferredToolId, Job, ToolsError, Waiting } from '../tools/index.js'
 import { useToolsContext } from './context.js'
 import { jobQueryOptions } from './jobQuery.js'
+import { useJobWaiting } from './useWaiting.js'
 
 export interface UseJobOptions {
   /** Milliseconds between polls; default the provider's. */
   pollInterval?: number
   /** Set false to hold off polling. */
   enabled?: boolean
+}
+
+/** `useJob`'s result: TanStack's query result, and what the poll is waiting for. */
+export type UseJobResult<T extends DeferredToolId> = UseQueryResult<Job<T>, ToolsError> & {
+  /** Why the poll is held back (a rate limit, no connection, a retry after a service error), or null. */
+  waiting: Waiting | null
 }
 
 /**
@@ -18,11 +25,16 @@ export function useJob<T extends DeferredToolId>(
   tool: T,
   jobId: string | null | undefined,
   options: UseJobOptions = {},
-): UseQueryResult<Job<T>, ToolsError> {
+): UseJobResult<T> {
   const context = useToolsContext()
   const queryClient = useQueryClient()
-  return useQuery({
+  const query = useQuery({
     ...jobQueryOptions(context, queryClient, tool, jobId ?? '', options.pollInterval),
     enabled: options.enabled !== false && Boolean(jobId),
   })
+  const waiting = useJobWaiting(context.fingerprint, tool, jobId)
+  // A wrapper, not a copy: TanStack re-renders only for the fields a component reads.
+  return new Proxy(query, {
+    get: (target, key) => (key === 'waiting' ? waiting : Reflect.get(target, key)),
+  }) as UseJobResult<T>
 }

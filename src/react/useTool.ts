@@ -14,12 +14,14 @@ import {
   type ToolInput,
   type ToolResult,
   type UploadProgress,
+  type Waiting,
 } from '../tools/index.js'
 import { newIdempotencyKey } from '../tools/internal.js'
 import { useToolsContext } from './context.js'
 import { jobQueryOptions } from './jobQuery.js'
 import { queryKeys } from './keys.js'
 import { useJob } from './useJob.js'
+import { useRunWaiting } from './useWaiting.js'
 
 export type ToolPhase = 'idle' | 'submitting' | JobPhase
 
@@ -44,6 +46,8 @@ export interface UseToolResult<T extends ToolId> {
   error: ToolsError | null
   /** Bytes sent so far of a file tool's upload. */
   uploadProgress: UploadProgress | null
+  /** Why the run is held back (a rate limit, no connection, a retry after a service error), or null. */
+  waiting: Waiting | null
   /** Cancels what is in flight (the upload included) and returns to `idle`. */
   reset(): void
 }
@@ -80,11 +84,12 @@ export function useTool<T extends ToolId>(tool: T): UseToolResult<T> {
   const inflight = useRef<Promise<ToolResult<T>> | null>(null)
   const controller = useRef<AbortController | null>(null)
   const lastRun = useRef<{ input: ToolInput<T>; opts: RunOptions } | null>(null)
+  const waits = useRunWaiting()
 
   const mutation = useMutation<JobHandle | Result, ToolsError, Intent>({
     mutationKey: queryKeys.run(fingerprint, tool),
     mutationFn: ({ input, idempotencyKey, signal }) => {
-      const opts = { signal, idempotencyKey, onUploadProgress: setUploadProgress }
+      const opts = { signal, idempotencyKey, onUploadProgress: setUploadProgress, onWait: waits.onWait }
       return deferred ? client.start(tool as DeferredToolId, input as never, opts) : client.run(tool, input as never, opts)
     },
     retry: false,
@@ -185,5 +190,6 @@ export function useTool<T extends ToolId>(tool: T): UseToolResult<T> {
     run(last.input, sameIntent ? last.opts : { ...last.opts, idempotencyKey: undefined })
   }, [handle, jobQuery.isError, refetch, error, run])
 
-  return { run, runAsync, retry, phase, result, job, error, uploadProgress, reset }
+  const waiting = waits.select(phase, jobQuery.waiting)
+  return { run, runAsync, retry, phase, result, job, error, uploadProgress, waiting, reset }
 }

@@ -1,0 +1,67 @@
+'use client'
+import { useEffect, useState } from 'react'
+import type { Waiting } from '../react/index.js'
+import { cx } from './classNames.js'
+import { useFormat } from './format.js'
+import { useMessages } from './useMessages.js'
+
+export interface WaitNoticeProps {
+  /** A hook result's `waiting`: nothing is shown while it is null. */
+  waiting: Waiting | null | undefined
+  className?: string
+}
+
+/** Milliseconds until `until`, updated as each whole second of it passes. */
+function useTimeLeft(until: number | undefined): number {
+  const [now, setNow] = useState(Date.now)
+  useEffect(() => {
+    if (until === undefined) return
+    let timer: ReturnType<typeof setTimeout>
+    const tick = () => {
+      const time = Date.now()
+      setNow(time)
+      if (time < until) timer = setTimeout(tick, (until - time) % 1000 || 1000)
+    }
+    timer = setTimeout(tick, 0)
+    return () => clearTimeout(timer)
+  }, [until])
+  return until === undefined ? 0 : Math.max(0, until - now)
+}
+
+/**
+ * Says that a run waits on its own and goes on by itself: for the service's rate limit (with a
+ * countdown), for the connection to return, or before retrying after a service error (with the
+ * attempt). Screen readers hear each kind of wait once, through a polite live region that is
+ * always rendered; the countdown beside it is not read out each second.
+ *
+ * Classes: `ct-wait-notice`, parts `__text`, `__time`, `__announcer`. `data-reason`: the wait's reason.
+ *
+ * @example
+ * const { waiting } = usePdfCreate()
+ * <WaitNotice waiting={waiting} />
+ */
+export function WaitNotice({ waiting, className }: WaitNoticeProps) {
+  const messages = useMessages()
+  const format = useFormat()
+  const left = useTimeLeft(waiting?.until)
+  const time = left >= 500 ? messages.waiting.resumesIn(format.clock(left)) : undefined
+  const attempt = waiting?.attempt ? messages.waiting.attempt(format.number(waiting.attempt)) : undefined
+  return (
+    <div className={cx('ct-wait-notice', className)} data-reason={waiting?.reason}>
+      {waiting && (
+        <p className="ct-wait-notice__text">
+          {messages.waiting[waiting.reason]}
+          {(time || attempt) && (
+            <span className="ct-wait-notice__time" suppressHydrationWarning>
+              {' '}
+              {[time, attempt].filter(Boolean).join(' · ')}
+            </span>
+          )}
+        </p>
+      )}
+      <p className="ct-visually-hidden ct-wait-notice__announcer" aria-live="polite" aria-atomic="true">
+        {waiting ? messages.waiting[waiting.reason] : ''}
+      </p>
+    </div>
+  )
+}

@@ -1,0 +1,47 @@
+import { focusManager, onlineManager, skipToken, useQuery, type QueryClient } from '@tanstack/react-query'
+import { useState } from 'react'
+import type { JobPhase, Presence, Waiting } from '../tools/index.js'
+import { QUERY_NAMESPACE } from './keys.js'
+
+/**
+ * TanStack's focus and online managers as the client's presence: an app that configures them
+ * (React Native, a test) configures polling too. Shown again or back online, a poll goes at once.
+ */
+export const queryPresence: Presence = {
+  hidden: () => !focusManager.isFocused(),
+  offline: () => !onlineManager.isOnline(),
+  subscribe(wake) {
+    const focus = focusManager.subscribe((focused) => focused && wake())
+    const online = onlineManager.subscribe((isOnline) => isOnline && wake())
+    return () => {
+      focus()
+      online()
+    }
+  },
+}
+
+/** Where a job's shared poll keeps its wait, beside (not inside) the job's own query. */
+const waitingKey = (fingerprint: string, tool: string, jobId: string) =>
+  [QUERY_NAMESPACE, fingerprint, 'waiting', tool, jobId] as const
+
+/** The `onWait` of a job's poll: every observer of the job sees the wait. */
+export function reportJobWaiting(queryClient: QueryClient, fingerprint: string, tool: string, jobId: string) {
+  return (waiting: Waiting | null) => queryClient.setQueryData(waitingKey(fingerprint, tool, jobId), waiting)
+}
+
+/** What a job's poll is waiting for, or null. */
+export function useJobWaiting(fingerprint: string, tool: string, jobId: string | null | undefined): Waiting | null {
+  const { data } = useQuery<Waiting | null>({ queryKey: waitingKey(fingerprint, tool, jobId ?? ''), queryFn: skipToken })
+  return (jobId && data) || null
+}
+
+/** A run's own wait while its call is sent (`onWait` goes in the call's options), then its job's. */
+export function useRunWaiting() {
+  const [sending, onWait] = useState<Waiting | null>(null)
+  return {
+    onWait,
+    /** The wait that matters in `phase`: the call's while submitting, the job's while it runs. */
+    select: (phase: 'idle' | 'submitting' | JobPhase, job: Waiting | null) =>
+      phase === 'submitting' ? sending : phase === 'pending' || phase === 'running' ? job : null,
+  }
+}
