@@ -89,7 +89,7 @@ export function useTool<T extends ToolId>(tool: T): UseToolResult<T> {
   const mutation = useMutation<JobHandle | Result, ToolsError, Intent>({
     mutationKey: queryKeys.run(fingerprint, tool),
     mutationFn: ({ input, idempotencyKey, signal }) => {
-      const opts = { signal, idempotencyKey, onUploadProgress: setUploadProgress, onWait: waits.onWait }
+      const opts = { signal, idempotencyKey, onUploadProgress: setUploadProgress, ...waits.options }
       return deferred ? client.start(tool as DeferredToolId, input as never, opts) : client.run(tool, input as never, opts)
     },
     retry: false,
@@ -190,6 +190,6 @@ export function useTool<T extends ToolId>(tool: T): UseToolResult<T> {
     run(last.input, sameIntent ? last.opts : { ...last.opts, idempotencyKey: undefined })
   }, [handle, jobQuery.isError, refetch, error, run])
 
-  const waiting = waits.select(phase, jobQuery.waiting)
+  const waiting = waits.select(phase, jobQuery.waiting, mutation.isPaused)
   return { run, runAsync, retry, phase, result, job, error, uploadProgress, waiting, reset }
 }

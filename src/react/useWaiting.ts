@@ -35,13 +35,16 @@ export function useJobWaiting(fingerprint: string, tool: string, jobId: string |
   return (jobId && data) || null
 }
 
-/** A run's own wait while its call is sent (`onWait` goes in the call's options), then its job's. */
+/** TanStack holds queries and mutations while offline: their wait, one object so it never looks new. */
+export const OFFLINE: Waiting = Object.freeze({ reason: 'offline' })
+
+/** A run's own wait while its call is sent (`options` go in the call's), then its job's. */
 export function useRunWaiting() {
   const [sending, onWait] = useState<Waiting | null>(null)
   return {
-    onWait,
-    /** The wait that matters in `phase`: the call's while submitting, the job's while it runs. */
-    select: (phase: 'idle' | 'submitting' | JobPhase, job: Waiting | null) =>
-      phase === 'submitting' ? sending : phase === 'pending' || phase === 'running' ? job : null,
+    options: { onWait, presence: queryPresence },
+    /** The wait that matters in `phase`: the call's while submitting (or held offline), the job's while it runs. */
+    select: (phase: 'idle' | 'submitting' | JobPhase, job: Waiting | null, paused: boolean) =>
+      paused ? OFFLINE : phase === 'submitting' ? sending : phase === 'pending' || phase === 'running' ? job : null,
   }
 }
