@@ -55,7 +55,26 @@ export function createPacer(channelName?: string, random = Math.random) {
   let since = Date.now()
   let timer: ReturnType<typeof setTimeout> | undefined
 
-  const channel = openChannel(channelName, (until) => pause(until))
+  // Another tab's 429 is this tab's too: the limit is the key's.
+  const channel = openChannel(channelName, (until) => refused(until))
+
+  /** The service refused a request of the key (here or in another tab) until `until`. */
+  function refused(until: number) {
+    const now = Date.now()
+    if (now >= pausedUntil) {
+      // Before anything is learnt, what was accepted over the time until the service takes
+      // requests again is the rate; afterwards each refusal cuts the pace by a tenth.
+      if (learnt) rate *= 0.9
+      else if (accepted >= 2) rate = accepted / Math.max(1, until - since)
+      rate = Math.max(FLOOR, rate)
+      learnt ||= accepted >= 2
+      capacity = 1
+      tokens = Math.min(tokens, 1)
+      accepted = 0
+      since = until
+    }
+    pause(until)
+  }
 
   function schedule(ms: number) {
     timer = setTimeout(pump, Math.min(Math.max(0, ms), MAX_TIMER))
@@ -150,20 +169,8 @@ export function createPacer(channelName?: string, random = Math.random) {
         return
       }
       if (lane === 'read') readsLimited = true
-      if (now >= pausedUntil) {
-        // Before anything is learnt, what was accepted over the time until the service takes
-        // requests again is the rate; afterwards each 429 cuts the pace by a tenth.
-        if (learnt) rate *= 0.9
-        else if (accepted >= 2) rate = accepted / Math.max(1, now + retryAfter - since)
-        rate = Math.max(FLOOR, rate)
-        learnt ||= accepted >= 2
-        capacity = 1
-        tokens = Math.min(tokens, 1)
-        accepted = 0
-        since = now + retryAfter
-      }
       channel?.postMessage(now + retryAfter)
-      pause(now + retryAfter)
+      refused(now + retryAfter)
     },
 
     /** When every request of the key may go again (0 when not paused). */
