@@ -8,14 +8,17 @@ module.exports = [
     path: 'dist/entries/client.js',
     import: '{ createToolsClient }',
     gzip: true,
-    limit: '10 kB',
+    // 9.9 kB before the shared pace for every request (pacer, wait budget, polling cadence,
+    // visible waits): 11.6 kB with it.
+    limit: '12 kB',
   },
   {
     name: "import { ToolsProvider, useValuationReport } from '@cabinet/tools-react'",
     path: 'dist/entries/index.js',
     import: '{ ToolsProvider, useValuationReport }',
     gzip: true,
-    limit: '12 kB',
+    // 11.9 kB before the shared pace for every request and the hooks' `waiting`: 13.8 kB with them.
+    limit: '14 kB',
   },
   {
     name: "import { ToolRunner } from '@cabinet/tools-react'",
@@ -26,6 +29,7 @@ module.exports = [
     // react-dropzone with file-selector and attr-accept 5.95 kB (its `Dropzone.displayName`
     // assignment keeps the unused <Dropzone> in every bundle), client and hooks 3.6 kB; the
     // English strings 2.1 kB. The components themselves are about 7.5 kB.
-    limit: '24.5 kB',
+    // The shared pace and the wait notice added 0.85 kB.
+    limit: '25 kB',
   },
 ]

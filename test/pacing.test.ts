@@ -161,10 +161,10 @@ describe('the pacer', () => {
   it('lets job-creating calls go before reads once reads are paced too', async () => {
     const pacer = createPacer()
     const order: string[] = []
-    const options = { deadline: Infinity, expire: () => 'expired', abort: () => 'aborted' }
-    pacer.answer('read', 1000)
-    const reads = [1, 2].map((n) => pacer.take('read', options).then(() => order.push(`read ${n}`)))
-    const call = pacer.take('call', options).then(() => order.push('call'))
+    const options = { deadline: Infinity, expire: () => 'expired' }
+    pacer.answer(false, 1000)
+    const reads = [1, 2].map((n) => pacer.take(false, options).then(() => order.push(`read ${n}`)))
+    const call = pacer.take(true, options).then(() => order.push('call'))
     await vi.advanceTimersByTimeAsync(5000)
     await Promise.all([...reads, call])
     expect(order).toEqual(['call', 'read 1', 'read 2'])
@@ -174,9 +174,9 @@ describe('the pacer', () => {
     const pacer = createPacer()
     const held: number[] = []
     const now = Date.now()
-    pacer.answer('call', 10_000)
-    const patient = pacer.take('call', { deadline: Infinity, expire: () => 'expired', abort: () => 'aborted', onHold: (until) => held.push(until) })
-    const hurried = pacer.take('call', { deadline: now + 5000, expire: () => 'expired', abort: () => 'aborted' })
+    pacer.answer(true, 10_000)
+    const patient = pacer.take(true, { deadline: Infinity, expire: () => 'expired', onHold: (until) => held.push(until) })
+    const hurried = pacer.take(true, { deadline: now + 5000, expire: () => 'expired' })
     await expect(hurried).rejects.toBe('expired')
     expect(held[0]! - now).toBeGreaterThanOrEqual(10_000)
     await vi.advanceTimersByTimeAsync(12_000)

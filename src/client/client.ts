@@ -4,7 +4,7 @@ import { newIdempotencyKey } from './ids.js'
 import { defaultInterpretation, type Interpretation } from './interpret.js'
 import { asRecord } from './record.js'
 import { errorFromResponse, malformed, readBody, requestIdOf } from './response.js'
-import { createPacer, hashText, type Lane, type Pacer } from './pacer.js'
+import { createPacer, hashText, type Pacer } from './pacer.js'
 import { pagePresence } from './presence.js'
 import { backoff, retryPolicy, sleep, type RetryOptions } from './retry.js'
 import { chooseTransport } from './transport.js'
@@ -110,7 +110,6 @@ export function createClient(tools: readonly ToolDefinition[], options: ToolsCli
     const transport = chooseTransport(request, options.fetch)
     const name = tool.id || undefined
     const presence = request.presence ?? pagePresence
-    const lane: Lane = request.call ? 'call' : 'read'
     const deadline = Date.now() + policy.maxWait
     let shown: Waiting | null = null
     const wait = (next: Waiting | null) => {
@@ -127,17 +126,17 @@ export function createClient(tools: readonly ToolDefinition[], options: ToolsCli
         if (request.signal?.aborted) throw abortError(name, request.signal.reason)
         const key = typeof options.apiKey === 'function' ? await options.apiKey() : options.apiKey
         const pacer = pacerFor(key)
-        await pacer.take(lane, {
+        await pacer.take(request.call, {
           signal: request.signal,
+          tool: name,
           deadline,
           onHold: (until) => wait({ reason: 'rate-limit', until }),
           expire: (until) =>
-            new ToolsError('rate-limit', `${name ?? 'artifact'}: 429 rate-limit: paused past the wait budget`, {
+            new ToolsError('rate-limit', `${name}: 429 rate-limit: paused past the wait budget`, {
               status: 429,
               tool: name,
               retryAfter: until - Date.now(),
             }),
-          abort: () => abortError(name, request.signal?.reason),
         })
         wait(null)
         let response: Response
@@ -167,18 +166,18 @@ export function createClient(tools: readonly ToolDefinition[], options: ToolsCli
           continue
         }
         if (response.ok) {
-          pacer.answer(lane)
+          pacer.answer(request.call)
           return response
         }
         const error = errorFromResponse(response, await readBody(response), tool, interpret, request.call)
         if (error.kind === 'rate-limit') {
           const delay = error.retryAfter ?? backoff(refusals++, policy)
-          pacer.answer(lane, delay)
+          pacer.answer(request.call, delay)
           if (delay > policy.maxRetryAfter || Date.now() + delay > deadline) throw error
           // The pacer holds this request, with every other of the key, until the pause is over.
           continue
         }
-        pacer.answer(lane)
+        pacer.answer(request.call)
         if (error.kind !== 'server' || request.retryOn !== 'transient' || failures >= policy.retries) throw error
         const delay = backoff(failures++, policy)
         wait({ reason: 'retrying', until: Date.now() + delay, attempt: failures })
