@@ -68,7 +68,8 @@ describe('each wait is visible within a second of starting', () => {
     service.inject({ match: { kind: 'poll' }, fault: 'server-error', times: 2 })
     const { container } = render(<ToolRunner tool="text/generate" />, { wrapper: Provider })
     fireEvent.click(within(container).getByRole('button', { name: 'Run' }))
-    await tick(1000)
+    // The first read fails at 200 ms; retries follow 250–500 ms, then 500–1000 ms later.
+    await tick(600)
     expect(notice(container)).toHaveAttribute('data-reason', 'retrying')
     expect(notice(container)).toHaveTextContent(/trying again.*Attempt [12]/)
     await tick(5000)
