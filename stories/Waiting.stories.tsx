@@ -1,0 +1,64 @@
+import type { Meta, StoryObj } from '@storybook/react-vite'
+import { expect, waitFor, within } from 'storybook/test'
+import { ToolRunner, type ToolRunnerProps } from '../src/components/index.js'
+import { exampleInput } from '../src/mock/index.js'
+import type { ToolId } from '../src/react/index.js'
+import { storyMessages } from './support/tools.js'
+
+/**
+ * Runs that wait on their own and then go on: the simulated service answers 429 with a short
+ * Retry-After, or fails a few reads; the form says so at once, with a countdown or the attempt,
+ * and the result follows without a click.
+ */
+const meta = {
+  title: 'Errors/Waiting runs',
+  component: ToolRunner,
+  args: { tool: 'valuation/express', input: exampleInput('valuation/express') },
+  argTypes: { tool: { control: false } },
+  parameters: { tools: { simulatedOnly: true } },
+} satisfies Meta<ToolRunnerProps<ToolId>>
+
+export default meta
+type Story = StoryObj<typeof meta>
+
+/** The wait notice, once it shows a wait for `reason`. */
+function shownWait(root: HTMLElement, reason: string): HTMLElement {
+  const notice = root.querySelector<HTMLElement>(`.ct-wait-notice[data-reason="${reason}"]`)
+  if (!notice) throw new Error(`No ${reason} wait shown`)
+  return notice
+}
+
+/** 429 with Retry-After 3: a live countdown, then the result. */
+export const RateLimitWait: Story = {
+  name: '429 with a short wait',
+  beforeEach: (context) => {
+    context.loaded.tools.service.inject({ match: { kind: 'call' }, fault: 'rate-limit', retryAfter: 3 })
+  },
+  play: async (context) => {
+    const m = storyMessages(context)
+    const canvas = within(context.canvasElement)
+    await context.userEvent.click(canvas.getByRole('button', { name: m.runner.submit }))
+    const notice = await waitFor(() => shownWait(context.canvasElement, 'rate-limit'), { timeout: 1000 })
+    await expect(notice).toHaveTextContent(m.waiting['rate-limit'])
+    await expect(notice).toHaveTextContent(/0:0[1-3]/)
+    await expect(await canvas.findByRole('button', { name: m.runner.runAgain }, { timeout: 10_000 })).toBeVisible()
+    await expect(notice).not.toHaveAttribute('data-reason')
+  },
+}
+
+/** Two reads of the job fail with 500: "trying again", with the attempt, then the result. */
+export const RetryingWait: Story = {
+  name: '500 on reads, retried',
+  args: { tool: 'text/generate', input: exampleInput('text/generate') },
+  beforeEach: (context) => {
+    context.loaded.tools.service.inject({ match: { kind: 'poll' }, fault: 'server-error', times: 2 })
+  },
+  play: async (context) => {
+    const m = storyMessages(context)
+    const canvas = within(context.canvasElement)
+    await context.userEvent.click(canvas.getByRole('button', { name: m.runner.submit }))
+    const notice = await waitFor(() => shownWait(context.canvasElement, 'retrying'), { timeout: 1000 })
+    await expect(notice).toHaveTextContent(m.waiting.retrying)
+    await expect(await canvas.findByRole('button', { name: m.runner.runAgain }, { timeout: 20_000 })).toBeVisible()
+  },
+}
