@@ -132,7 +132,7 @@ export function createClient(tools: readonly ToolDefinition[], options: ToolsCli
           deadline,
           onHold: (until) => wait({ reason: 'rate-limit', until }),
           expire: (until) =>
-            new ToolsError('rate-limit', `${name}: 429 rate-limit: paused past the wait budget`, {
+            new ToolsError('rate-limit', `${name ?? 'artifact'}: 429 rate-limit: paused past the wait budget`, {
               status: 429,
               tool: name,
               retryAfter: until - Date.now(),
