@@ -7,6 +7,7 @@
 //   job's length allow;
 // - renders/unchanged poll: renders of observers per poll that read what they already show.
 import { act, render } from '@testing-library/react'
+import { http, HttpResponse } from 'msw'
 import { setupServer } from 'msw/node'
 import { afterAll, beforeAll, test, vi } from 'vitest'
 import { createMockService, MOCK_BASE_URL, MOCK_KEYS, type MockServiceOptions } from '../src/mock/index.js'
@@ -45,9 +46,24 @@ interface Row {
 const rows: Row[] = []
 const fixed = (value: number, digits = 2) => value.toFixed(digits)
 
-function service(options: MockServiceOptions) {
+/** Refusals by the limiter in front of the service, when every request is limited. */
+let frontRefusals = 0
+
+function service(options: MockServiceOptions, everyRequest?: { limit: number; windowMs: number }) {
   const mock = createMockService(options)
-  server.resetHandlers(...mock.handlers)
+  frontRefusals = 0
+  let window = { start: 0, count: 0 }
+  // An independent limiter in front of the service: every request counts, polls included.
+  const front = http.all(`${MOCK_BASE_URL}/*`, () => {
+    if (!everyRequest) return
+    const now = Date.now()
+    if (now - window.start >= everyRequest.windowMs) window = { start: now, count: 0 }
+    if (++window.count <= everyRequest.limit) return
+    frontRefusals++
+    const seconds = Math.max(1, Math.ceil((window.start + everyRequest.windowMs - now) / 1000))
+    return new HttpResponse(null, { status: 429, headers: { 'Retry-After': String(seconds) } })
+  })
+  server.resetHandlers(front, ...mock.handlers)
   return mock
 }
 
@@ -64,17 +80,18 @@ const hiddenPage: Presence = { hidden: () => true, offline: () => false, subscri
 /** `jobs` runs of `tool` spread over `tabs` clients of one key; `ideal` in ms. */
 async function runs(
   scenario: string,
-  { jobs, tabs = 1, jobMs, ideal, rateLimit, presence }: {
+  { jobs, tabs = 1, jobMs, ideal, rateLimit, everyRequest, presence }: {
     jobs: number
     tabs?: number
     jobMs: number
     ideal: number
     rateLimit?: MockServiceOptions['rateLimit']
+    everyRequest?: { limit: number; windowMs: number }
     presence?: Presence
   },
 ) {
   TabChannel.open.clear()
-  const mock = service({ jobDuration: jobMs, rateLimit })
+  const mock = service({ jobDuration: jobMs, rateLimit }, everyRequest)
   const clients = Array.from({ length: tabs }, () => createToolsClient({ baseUrl: MOCK_BASE_URL, apiKey: MOCK_KEYS.demo }))
   const start = Date.now()
   let end = start
@@ -85,12 +102,13 @@ async function runs(
     jobMs > 60_000 ? 1000 : 100,
   )
   const ok = results.filter((result) => result.status === 'fulfilled').length
-  const refused = mock.log.filter((entry) => entry.status === 429).length
+  const refused = mock.log.filter((entry) => entry.status === 429).length + frontRefusals
+  const requests = mock.log.length + frontRefusals
   rows.push({
     scenario,
     'jobs ok': `${ok}/${jobs} (billed ${mock.bills()})`,
-    'requests/job ÷ floor': `${fixed(mock.log.length / jobs / 2)} (${fixed(mock.log.length / jobs, 1)} req)`,
-    '429 share': `${fixed((100 * refused) / mock.log.length, 1)}%`,
+    'requests/job ÷ floor': `${fixed(requests / jobs / 2)} (${fixed(requests / jobs, 1)} req)`,
+    '429 share': `${fixed((100 * refused) / requests, 1)}%`,
     'time ÷ ideal': `${fixed((end - start) / ideal)} (${fixed((end - start) / 1000, 1)} s)`,
     'renders/unchanged poll': '–',
   })
@@ -150,6 +168,8 @@ test('pacing benchmark', async () => {
   await runs('1 job of 10 min, hidden tab', { jobs: 1, jobMs: 600_000, ideal: 600_000, presence: hiddenPage })
   // 200 calls at 10 a second: the last is taken in the 20th window, and its job takes 2 s.
   await runs('200 jobs of 2 s, 10 calls/s', { jobs: 200, jobMs: 2000, ideal: 21_000, rateLimit: limit })
+  // Every request counted: 400 at least (a call and a read per job) at 10 a second.
+  await runs('200 jobs of 2 s, 10 requests/s of any kind', { jobs: 200, jobMs: 2000, ideal: 40_000, everyRequest: limit })
   await runs('3 tabs × 60 jobs of 2 s, 10 calls/s', { jobs: 180, tabs: 3, jobMs: 2000, ideal: 19_000, rateLimit: limit })
   await observers(20)
   vi.useRealTimers()
