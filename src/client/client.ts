@@ -35,11 +35,12 @@ export const DEFAULT_POLL_INTERVAL = 3000
 /** Which failures a request may try again: every transient one, only 429, or none. */
 type RetryOn = 'transient' | 'rate-limit'
 
-/** Polls slow as a job ages (a quarter of its age, from a third of `pollInterval` to ten times it); a hidden page polls twice a minute at most. */
+/** A hidden page polls twice a minute at most. */
 const HIDDEN_POLL = 30_000
 /** How long a job is polled before `timeout`, unless the call says otherwise. */
 export const DEFAULT_POLL_TIMEOUT = 3_600_000
 
+/** Polls slow as a job ages: a quarter of its age, from a third of `pollInterval` up to ten times it. */
 export function pollDelay(age: number, base: number, hidden: boolean): number {
   const delay = Math.min(base * 10, Math.max(base / 3, age / 4))
   return hidden ? Math.max(delay, HIDDEN_POLL) : delay
