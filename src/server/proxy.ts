@@ -85,7 +85,9 @@ export function createToolsProxy(options: ToolsProxyOptions): ToolsProxy {
     const headers = new Headers(init.headers)
     headers.set('Authorization', `Bearer ${await apiKey()}`)
     headers.set('Accept', 'application/json, */*')
-    return (options.fetch ?? globalThis.fetch)(url, { ...init, headers, redirect: 'manual' })
+    // `redirect: 'error'`: the service has no reason to redirect, and with any other mode fetch
+    // keeps a copy of a streamed body for a possible redirect (the whole upload, in memory).
+    return (options.fetch ?? globalThis.fetch)(url, { ...init, headers, redirect: 'error' })
   }
 
   function routeOf(request: Request): Route | undefined {
