@@ -1,3 +1,4 @@
+'use client'
 import { useQuery, useQueryClient, type UseQueryResult } from '@tanstack/react-query'
 import type { DeferredToolId, Job, ToolsError } from '../tools/index.js'
 import { useToolsContext } from './context.js'
