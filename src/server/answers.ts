@@ -34,8 +34,9 @@ export function downloadAnswer(upstream: Response, path: string): Response {
     'Content-Disposition': `inline; filename="${fileNameOf(path)}"`,
     'Cross-Origin-Resource-Policy': 'same-origin',
   }
+  // fetch has already decoded a compressed answer, so its Content-Length would no longer fit.
   const length = upstream.headers.get('content-length')
-  if (length !== null && /^\d+$/.test(length)) headers['Content-Length'] = length
+  if (length !== null && /^\d+$/.test(length) && !upstream.headers.has('content-encoding')) headers['Content-Length'] = length
   // Opened directly, a page or an SVG runs in an opaque origin with no scripts and loads nothing.
   if (ACTIVE.test(media)) {
     headers['Content-Security-Policy'] = "sandbox; default-src 'none'; img-src data: blob:; media-src data: blob:; style-src 'unsafe-inline'"

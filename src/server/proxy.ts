@@ -85,9 +85,10 @@ export function createToolsProxy(options: ToolsProxyOptions): ToolsProxy {
     const headers = new Headers(init.headers)
     headers.set('Authorization', `Bearer ${await apiKey()}`)
     headers.set('Accept', 'application/json, */*')
-    // `redirect: 'error'`: the service has no reason to redirect, and with any other mode fetch
-    // keeps a copy of a streamed body for a possible redirect (the whole upload, in memory).
-    return (options.fetch ?? globalThis.fetch)(url, { ...init, headers, redirect: 'error' })
+    // A body is never redirected: with any mode but 'error', fetch keeps a copy of a streamed body
+    // in case it must resend it (the whole upload, in memory). Reads may follow a redirect (to
+    // file storage, say); fetch drops the Authorization header when one leaves the origin.
+    return (options.fetch ?? globalThis.fetch)(url, { ...init, headers, redirect: init.body ? 'error' : 'follow' })
   }
 
   function routeOf(request: Request): Route | undefined {
@@ -148,6 +149,7 @@ export function createToolsProxy(options: ToolsProxyOptions): ToolsProxy {
     }
 
     let exceeded = false
+    let sent = false
     const headers = new Headers()
     const contentType = request.headers.get('content-type')
     if (contentType) headers.set('Content-Type', contentType)
@@ -157,7 +159,12 @@ export function createToolsProxy(options: ToolsProxyOptions): ToolsProxy {
       upstream = await toService(service + tool.path, {
         method: 'POST',
         headers,
-        body: request.body?.pipeThrough(byteLimit(maxUploadBytes, () => (exceeded = true))),
+        body: request.body?.pipeThrough(
+          byteLimit(maxUploadBytes, {
+            onExceeded: () => (exceeded = true),
+            onEnd: () => (sent = true),
+          }),
+        ),
         duplex: 'half',
         signal: request.signal,
       })
@@ -165,6 +172,11 @@ export function createToolsProxy(options: ToolsProxyOptions): ToolsProxy {
       if (exceeded) {
         await giveBack()
         return tooLarge()
+      }
+      if (request.signal.aborted) {
+        // The page went away. Before its body was all sent nothing can have been billed.
+        if (!sent) await giveBack()
+        return errorAnswer(499, 'client_closed_request', 'The request was cancelled.')
       }
       // The call may have been processed (and billed): it stays counted.
       return unreachable(`POST ${tool.path}`, error)
@@ -186,7 +198,7 @@ export function createToolsProxy(options: ToolsProxyOptions): ToolsProxy {
       const upstream = await toService(`${service}${tool.path}/jobs/${encodeURIComponent(jobId)}`, { signal: request.signal })
       return await relay(upstream, user.user, tool, jobId)
     } catch (error) {
-      return unreachable(`GET ${tool.path}/jobs`, error)
+      return unreachable(`GET ${tool.path}/jobs`, error, request)
     }
   }
 
@@ -197,7 +209,7 @@ export function createToolsProxy(options: ToolsProxyOptions): ToolsProxy {
     try {
       upstream = await toService(service + path, { signal: request.signal })
     } catch (error) {
-      return unreachable('GET /artifacts', error)
+      return unreachable('GET /artifacts', error, request)
     }
     return upstream.ok ? downloadAnswer(upstream, path) : relay(upstream, user.user)
   }
@@ -243,7 +255,8 @@ export function createToolsProxy(options: ToolsProxyOptions): ToolsProxy {
     return Response.json(await rewrite(body, 0), { status: upstream.status, headers })
   }
 
-  function unreachable(what: string, error: unknown): Response {
+  function unreachable(what: string, error: unknown, request?: Request): Response {
+    if (request?.signal.aborted) return errorAnswer(499, 'client_closed_request', 'The request was cancelled.')
     report(`${what}: the service could not be reached (${error instanceof Error ? `${error.name}: ${error.message}` : String(error)})`)
     return errorAnswer(502, 'proxy_service_unreachable', 'The tools service could not be reached.')
   }
@@ -297,15 +310,16 @@ function decodeSegment(segment: string): string {
 }
 
 /** Passes a body on chunk by chunk, failing it once more than `max` bytes went by. */
-function byteLimit(max: number, onExceeded: () => void): TransformStream<Uint8Array, Uint8Array> {
+function byteLimit(max: number, on: { onExceeded: () => void; onEnd: () => void }): TransformStream<Uint8Array, Uint8Array> {
   let seen = 0
   return new TransformStream({
     transform(chunk, controller) {
       seen += chunk.byteLength
       if (seen > max) {
-        onExceeded()
+        on.onExceeded()
         controller.error(new RangeError('The upload is too large.'))
       } else controller.enqueue(chunk)
     },
+    flush: on.onEnd,
   })
 }
