@@ -169,8 +169,13 @@ describe('the server proxy', () => {
     const readFile = await browser('bob').artifact(job.artifacts[0]!).catch((error: ToolsError) => error)
     expect(readFile).toMatchObject({ kind: 'not-found', status: 404 })
     // A handle made for another tool, or altered, is as unknown.
-    const otherTool = await browser('alice').job('valuation/report', 'jobId' in job ? job.jobId : '').catch((error: ToolsError) => error)
+    const jobId = 'jobId' in job ? job.jobId : ''
+    const otherTool = await browser('alice').job('valuation/report', jobId).catch((error: ToolsError) => error)
     expect(otherTool).toMatchObject({ kind: 'not-found' })
+    const altered = `${jobId.slice(0, -2)}${jobId.endsWith('AA') ? 'BB' : 'AA'}`
+    expect(await browser('alice').job('pdf/create', altered).catch((error: ToolsError) => error)).toMatchObject({
+      kind: 'not-found',
+    })
     expect(mock.service.log).toHaveLength(requestsBefore)
 
     // Its owner still reads both.

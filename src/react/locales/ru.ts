@@ -1,6 +1,7 @@
+'use client'
 import type { Messages } from '../messages.js'
 
-/** Russian: a complete locale. Use it as `<ToolsProvider messages={ru}>`. */
+/** Russian: a complete locale. Use it as `<ToolsProvider messages={ru}>`, in a server layout too ('use client' lets it cross as a reference: its texts include functions). */
 export const ru: Messages = {
   locale: 'ru',
   phase: {
