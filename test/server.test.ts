@@ -1,7 +1,7 @@
 // @vitest-environment node
 // The proxy over real HTTP on loopback: the browser-side client → the proxy (srvx's Node
 // adapter) → the simulated service, itself behind a real HTTP port.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { exampleInput, MOCK_KEYS } from '../src/mock/index.js'
 import { createToolsProxy, type ProxyUser, type ToolsProxyOptions } from '../src/server/index.js'
 import { createToolsClient, PROXY_ERROR_CODES, TOOLS, type ToolId, type ToolsError } from '../src/tools/index.js'
@@ -184,10 +184,19 @@ describe('the server proxy', () => {
   })
 
   it('expires file links', async () => {
-    const { browser } = await startProxy({ artifactTtlMs: 1 })
+    const { browser } = await startProxy({ artifactTtlMs: 60_000 })
     const job = await browser('alice').run('pdf/create', exampleInput('pdf/create'))
-    const stale = await browser('alice').artifact(job.artifacts[0]!).catch((error: ToolsError) => error)
-    expect(stale).toMatchObject({ kind: 'not-found' })
+    // Only the clock moves: the HTTP round trips still run on real timers.
+    vi.useFakeTimers({ toFake: ['Date'] })
+    try {
+      vi.setSystemTime(Date.now() + 59_000)
+      expect((await browser('alice').artifact(job.artifacts[0]!)).size).toBeGreaterThan(0)
+      vi.setSystemTime(Date.now() + 1_000)
+      const stale = await browser('alice').artifact(job.artifacts[0]!).catch((error: ToolsError) => error)
+      expect(stale).toMatchObject({ kind: 'not-found' })
+    } finally {
+      vi.useRealTimers()
+    }
   })
 
   it('keeps two users’ same Idempotency-Key apart: two bills, no replay across them; a user’s own retry is a replay counted once', async () => {
