@@ -3,7 +3,7 @@
 // adapter) → the simulated service, itself behind a real HTTP port.
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { exampleInput, MOCK_KEYS } from '../src/mock/index.js'
-import { createToolsProxy, type ProxyUser, type ToolsProxyOptions } from '../src/server/index.js'
+import { createToolsProxy, memoryStore, type ProxyUser, type ToolsProxyOptions } from '../src/server/index.js'
 import { createToolsClient, PROXY_ERROR_CODES, TOOLS, type ToolId, type ToolsError } from '../src/tools/index.js'
 import { listen, listenMockService } from './support/http.js'
 
@@ -231,6 +231,31 @@ describe('the server proxy', () => {
     expect(mock.service.bills()).toBe(1)
     const capped = await browser('alice').run('valuation/rent', exampleInput('valuation/rent')).catch((error: ToolsError) => error)
     expect(codeOf(capped)).toBe(PROXY_ERROR_CODES.userLimit)
+  })
+
+  it('gives a call back when the page leaves before its upload is all sent', async () => {
+    const store = memoryStore()
+    const { url, browser } = await startProxy({ limits: { calls: 1, windowMs: 60_000 }, store })
+    const counted = () => store.increment('calls:alice', 0, 60_000)
+    const leave = new AbortController()
+    // Three chunks, then the upload stalls until the page leaves.
+    let chunks = 0
+    const body = new ReadableStream<Uint8Array>({
+      pull: (controller) => (++chunks > 3 ? new Promise(() => {}) : controller.enqueue(new Uint8Array(1024))),
+    })
+    const upload = fetch(`${url}/api/tools/video/create`, {
+      method: 'POST',
+      headers: { 'x-user': 'alice', 'content-type': 'multipart/form-data; boundary=x' },
+      body,
+      duplex: 'half',
+      signal: leave.signal,
+    } as RequestInit).catch(() => 'left')
+    await vi.waitFor(async () => expect(await counted()).toBe(1))
+    leave.abort()
+    expect(await upload).toBe('left')
+    await vi.waitFor(async () => expect(await counted()).toBe(0))
+    await browser('alice').run('valuation/rent', exampleInput('valuation/rent'))
+    expect(mock.service.bills()).toBe(1)
   })
 
   it('answers 413 for a body over maxUploadBytes, before or while it streams, and counts nothing', async () => {
