@@ -6,7 +6,7 @@ import tseslint from 'typescript-eslint'
 
 export default defineConfig([
   // Build output and generated files: not ours to lint.
-  globalIgnores(['dist/', 'storybook-static/', 'coverage/', 'public/mockServiceWorker.js']),
+  globalIgnores(['dist/', 'storybook-static/', 'coverage/', 'public/mockServiceWorker.js', 'examples/*/.next/', 'examples/*/next-env.d.ts']),
   js.configs.recommended,
   tseslint.configs.recommended,
   reactHooks.configs.flat.recommended,

@@ -1,5 +1,5 @@
 // Builds the published package (scripts/build.mjs runs it twice; declarations come from tsc):
-//   default mode: the JavaScript of the three entries;
+//   default mode: the JavaScript of the four entries;
 //   --mode styles: the default theme, src/components/styles/index.css, as dist/styles.css.
 import { fileURLToPath } from 'node:url'
 import { defineConfig, type Plugin, type UserConfig } from 'vite'
@@ -51,6 +51,7 @@ function checkOutput(): Plugin {
         return byName.get(fileName)?.imports.some(reachesReact) ?? false
       }
       if (reachesReact('entries/client.js')) this.error('@cabinet/tools-react/client imports React')
+      if (reachesReact('entries/server.js')) this.error('@cabinet/tools-react/server imports React')
     },
   }
 }
@@ -75,6 +76,7 @@ const scripts: UserConfig = {
         'entries/index': `${src}/entries/index.ts`,
         'entries/client': `${src}/entries/client.ts`,
         'entries/mock': `${src}/entries/mock.ts`,
+        'entries/server': `${src}/entries/server.ts`,
       },
       formats: ['es'],
     },

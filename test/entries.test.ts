@@ -35,16 +35,22 @@ describe('entry points', () => {
     expect([...packagesReachedFrom('src/entries/client.ts')].sort()).toEqual(['zod/mini'])
   })
 
+  it('./server reaches no React, only zod', () => {
+    expect([...packagesReachedFrom('src/entries/server.ts')].sort()).toEqual(['zod/mini'])
+  })
+
   it('every entry imports in Node with no DOM', async () => {
     expect(typeof (globalThis as { window?: unknown }).window).toBe('undefined')
     const entries = await Promise.all([
       import('../src/entries/index.js'),
       import('../src/entries/client.js'),
       import('../src/entries/mock.js'),
+      import('../src/entries/server.js'),
     ])
     expect(entries.map((entry) => typeof Object.values(entry)[0])).not.toContain('undefined')
     expect(typeof entries[0].ToolRunner).toBe('function')
     expect(typeof entries[1].createToolsClient).toBe('function')
     expect(typeof entries[2].createMockService).toBe('function')
+    expect(typeof entries[3].createToolsProxy).toBe('function')
   })
 })

@@ -15,6 +15,7 @@ describe('the README', () => {
     ['@cabinet/tools-react', () => import('../src/entries/index.js')],
     ['@cabinet/tools-react/client', () => import('../src/entries/client.js')],
     ['@cabinet/tools-react/mock', () => import('../src/entries/mock.js')],
+    ['@cabinet/tools-react/server', () => import('../src/entries/server.js')],
   ])('documents every value %s exports', async (_entry, load) => {
     const undocumented = Object.keys(await load()).filter((name) => !documented(name))
     expect(undocumented).toEqual([])

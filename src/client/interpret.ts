@@ -14,6 +14,8 @@ export interface Interpretation {
   progress(body: unknown): number | undefined
   /** A human message from an error body, when it carries one. */
   errorMessage(body: unknown): string | undefined
+  /** A machine-readable error code from an error body, when it carries one. */
+  errorCode(body: unknown): string | undefined
   /** Tells a listing access error from the other refusals of a listing tool. */
   isListingAccessError(response: { status: number; body: unknown; tool: ToolDefinition }): boolean
 }
@@ -68,6 +70,10 @@ function errorMessage(body: unknown): string | undefined {
   return pickString(body, ['message', 'detail', 'title']) ?? (typeof error === 'string' && error ? error : undefined)
 }
 
+function errorCode(body: unknown): string | undefined {
+  return pickString(body, ['code'])
+}
+
 const NAMES_LISTING = /listing|object_?id|collection/i
 const DENIES_ACCESS = /access|belong|owner|forbidden|denied|not allowed|permission/i
 
@@ -83,5 +89,6 @@ export const defaultInterpretation: Interpretation = {
   artifacts,
   progress,
   errorMessage,
+  errorCode,
   isListingAccessError,
 }

@@ -1,6 +1,7 @@
 'use client'
 import { forwardRef } from 'react'
 import { isToolsError, useToolsContext, type ToolsErrorKind } from '../react/index.js'
+import { proxyRefusalOf } from '../react/index.js'
 import { cx } from './classNames.js'
 import { useFormat } from './format.js'
 import { AlertIcon, CloseIcon } from './icons.js'
@@ -65,7 +66,9 @@ export const ErrorNotice = forwardRef<HTMLDivElement, ErrorNoticeProps>(function
   const format = useFormat()
   const toolsError = isToolsError(error) ? error : undefined
   const kind: NoticeKind = toolsError?.kind ?? 'unknown'
-  const text = messages.errors[kind]
+  // The server proxy's own refusals have notices of their own: the end user can act on them.
+  const refusal = toolsError && proxyRefusalOf(client.interpret.errorCode(toolsError.body))
+  const text = refusal ? messages.proxy[refusal] : messages.errors[kind]
   const body = typeof text.body === 'function' ? text.body(toolsError?.scope) : text.body
 
   const retryAfter = kind === 'rate-limit' ? toolsError?.retryAfter : undefined
@@ -74,9 +77,9 @@ export const ErrorNotice = forwardRef<HTMLDivElement, ErrorNoticeProps>(function
   const rateLimitText = messages.errors['rate-limit']
 
   const detail =
-    toolsError && QUOTES_SERVICE.has(kind) ? client.interpret.errorMessage(toolsError.body) : undefined
-  const billingLink = kind === 'billing' ? billingUrl : undefined
-  const offersRetry = Boolean(onRetry) && RETRYABLE.has(kind)
+    toolsError && !refusal && QUOTES_SERVICE.has(kind) ? client.interpret.errorMessage(toolsError.body) : undefined
+  const billingLink = kind === 'billing' && !refusal ? billingUrl : undefined
+  const offersRetry = Boolean(onRetry) && RETRYABLE.has(kind) && !refusal
 
   return (
     <div

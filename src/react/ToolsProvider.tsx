@@ -1,3 +1,4 @@
+'use client'
 import { QueryClient, QueryClientContext, QueryClientProvider } from '@tanstack/react-query'
 import { useContext, useInsertionEffect, useMemo, useRef, useState, type ReactNode } from 'react'
 import { createToolsClient, type ToolsClient, type ToolsClientOptions } from '../tools/index.js'

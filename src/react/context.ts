@@ -1,3 +1,4 @@
+'use client'
 import { createContext, useContext } from 'react'
 import type { ToolsClient } from '../tools/index.js'
 import type { PartialMessages } from './messages.js'

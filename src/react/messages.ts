@@ -1,5 +1,6 @@
 import { type InputField, type JobPhase, type ToolId, type ValidationCode } from '../tools/index.js'
 import type { ArtifactKind } from './useArtifact.js'
+import type { ProxyRefusal } from '../tools/index.js'
 
 
 /** What a notice says about one kind of error. */
@@ -58,6 +59,8 @@ export interface Messages {
     /** Anything thrown that is not a `ToolsError`. */
     unknown: ErrorText
   }
+  /** The server proxy's own refusals, told to the end user (never about the site's wallet or key). */
+  proxy: Record<ProxyRefusal, ErrorText>
   /** One per validation code (the client's `VALIDATION_MESSAGES` are terser, for developers). */
   validation: Record<ValidationCode, string>
   tools: Record<ToolId, { title: string; description: string }>
@@ -217,6 +220,28 @@ export const en: Messages = {
       title: 'Something went wrong',
       body: 'An unexpected error occurred.',
       action: 'Try again, or reload the page.',
+    },
+  },
+  proxy: {
+    unauthorized: {
+      title: 'Sign in to use this tool',
+      body: 'You are signed out, or your session has ended.',
+      action: 'Sign in again, then try again.',
+    },
+    toolNotAllowed: {
+      title: 'This tool isn’t available to you',
+      body: 'Your account on this site does not include it.',
+      action: 'Ask the site’s administrator for access.',
+    },
+    userLimit: {
+      title: 'You’ve reached your limit for now',
+      body: 'Your account has used all the tool runs allowed for this period.',
+      action: 'Try again later, or ask the site’s administrator for a higher limit.',
+    },
+    uploadTooLarge: {
+      title: 'The file is too large',
+      body: 'This site takes smaller uploads.',
+      action: 'Choose a smaller file and try again.',
     },
   },
   validation: {

@@ -1,3 +1,4 @@
+'use client'
 import { useQuery } from '@tanstack/react-query'
 import { useEffect, useState } from 'react'
 import type { ToolsError } from '../tools/index.js'

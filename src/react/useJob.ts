@@ -1,3 +1,4 @@
+'use client'
 import { useQuery, useQueryClient, type UseQueryResult } from '@tanstack/react-query'
 import type { DeferredToolId, Job, ToolsError, Waiting } from '../tools/index.js'
 import { useToolsContext } from './context.js'

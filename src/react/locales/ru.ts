@@ -1,6 +1,7 @@
+'use client'
 import type { Messages } from '../messages.js'
 
-/** Russian: a complete locale. Use it as `<ToolsProvider messages={ru}>`. */
+/** Russian: a complete locale. Use it as `<ToolsProvider messages={ru}>`, in a server layout too ('use client' lets it cross as a reference: its texts include functions). */
 export const ru: Messages = {
   locale: 'ru',
   phase: {
@@ -88,6 +89,28 @@ export const ru: Messages = {
       title: 'Что-то пошло не так',
       body: 'Произошла непредвиденная ошибка.',
       action: 'Попробуйте ещё раз или перезагрузите страницу.',
+    },
+  },
+  proxy: {
+    unauthorized: {
+      title: 'Войдите, чтобы пользоваться инструментом',
+      body: 'Вы не вошли в систему или сеанс истёк.',
+      action: 'Войдите снова и повторите попытку.',
+    },
+    toolNotAllowed: {
+      title: 'Этот инструмент вам недоступен',
+      body: 'Ваш аккаунт на этом сайте его не включает.',
+      action: 'Попросите доступ у администратора сайта.',
+    },
+    userLimit: {
+      title: 'Лимит на сейчас исчерпан',
+      body: 'Ваш аккаунт использовал все запуски инструментов, разрешённые на этот период.',
+      action: 'Попробуйте позже или попросите администратора сайта увеличить лимит.',
+    },
+    uploadTooLarge: {
+      title: 'Файл слишком большой',
+      body: 'Этот сайт принимает файлы меньшего размера.',
+      action: 'Выберите файл поменьше и попробуйте снова.',
     },
   },
   validation: {

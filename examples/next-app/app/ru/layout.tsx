@@ -1,0 +1,11 @@
+// The same tools in Russian: a locale passed from a server layout.
+import { ToolsProvider, ru } from '@cabinet/tools-react'
+import type { ReactNode } from 'react'
+
+export default function RussianLayout({ children }: { children: ReactNode }) {
+  return (
+    <ToolsProvider baseUrl="/api/tools" messages={ru}>
+      {children}
+    </ToolsProvider>
+  )
+}

@@ -1,0 +1,51 @@
+import { decodeText, encodeText, type Signer } from './signing.js'
+
+/**
+ * What the browser holds instead of the service's own ids: job handles and artifact tokens
+ * signed for one user, and Idempotency-Keys derived per user. Stateless: any instance sharing
+ * the secret reads them.
+ */
+export function createHandles(signer: Signer) {
+  return {
+    /** A job handle: the job id, signed for this user and tool. */
+    async job(user: string, tool: string, jobId: string): Promise<string> {
+      return `${encodeText(jobId)}.${await signer.sign(['job', user, tool, jobId])}`
+    },
+
+    /** The service's job id behind a handle, when it was made for this user and tool. */
+    async openJob(user: string, tool: string, handle: string): Promise<string | undefined> {
+      const [id, signature, extra] = handle.split('.')
+      const jobId = id === undefined ? undefined : decodeText(id)
+      if (!jobId || !signature || extra !== undefined) return undefined
+      return (await signer.verify(['job', user, tool, jobId], signature)) ? jobId : undefined
+    },
+
+    /** An artifact token: the file's path under the service's base, for this user, until `expiresAt` (ms). */
+    async artifact(user: string, path: string, expiresAt: number): Promise<string> {
+      const payload = JSON.stringify([path, expiresAt])
+      return `${encodeText(payload)}.${await signer.sign(['artifact', user, path, String(expiresAt)])}`
+    },
+
+    /** The file's path behind a token, when it was made for this user and has not expired. */
+    async openArtifact(user: string, token: string, now: number): Promise<string | undefined> {
+      const [encoded, signature, extra] = token.split('.')
+      const payload = encoded === undefined ? undefined : decodeText(encoded)
+      if (!payload || !signature || extra !== undefined) return undefined
+      let path: unknown, expiresAt: unknown
+      try {
+        ;[path, expiresAt] = JSON.parse(payload) as unknown[]
+      } catch {
+        return undefined
+      }
+      if (typeof path !== 'string' || typeof expiresAt !== 'number' || expiresAt <= now) return undefined
+      return (await signer.verify(['artifact', user, path, String(expiresAt)], signature)) ? path : undefined
+    },
+
+    /** The Idempotency-Key sent on: the same user's same key gives the same one, two users' never. */
+    idempotencyKey(user: string, key: string): Promise<string> {
+      return signer.sign(['idempotency', user, key])
+    },
+  }
+}
+
+export type Handles = ReturnType<typeof createHandles>

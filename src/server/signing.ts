@@ -1,0 +1,58 @@
+/**
+ * HMAC-SHA-256 over Web Crypto (`crypto.subtle`), so the proxy runs on every Fetch runtime.
+ * Every signature binds a purpose and the end user, so a handle made for one purpose or one
+ * user verifies for no other.
+ */
+export interface Signer {
+  /** A base64url signature of `fields`. */
+  sign(fields: readonly string[]): Promise<string>
+  /** Whether `signature` is `sign(fields)`'s, compared in constant time. */
+  verify(fields: readonly string[], signature: string): Promise<boolean>
+}
+
+const encoder = new TextEncoder()
+
+export function createSigner(secret: string): Signer {
+  const key = crypto.subtle.importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, [
+    'sign',
+    'verify',
+  ])
+  // JSON keeps the fields apart whatever they contain.
+  const message = (fields: readonly string[]) => encoder.encode(JSON.stringify(fields))
+  return {
+    async sign(fields) {
+      return toBase64Url(new Uint8Array(await crypto.subtle.sign('HMAC', await key, message(fields))))
+    },
+    async verify(fields, signature) {
+      const bytes = fromBase64Url(signature)
+      return bytes !== undefined && crypto.subtle.verify('HMAC', await key, bytes, message(fields))
+    },
+  }
+}
+
+export function toBase64Url(bytes: Uint8Array): string {
+  let binary = ''
+  for (const byte of bytes) binary += String.fromCharCode(byte)
+  return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')
+}
+
+export function fromBase64Url(text: string): Uint8Array<ArrayBuffer> | undefined {
+  if (!/^[A-Za-z0-9_-]*$/.test(text)) return undefined
+  try {
+    return Uint8Array.from(atob(text.replace(/-/g, '+').replace(/_/g, '/')), (char) => char.charCodeAt(0))
+  } catch {
+    return undefined
+  }
+}
+
+export const encodeText = (text: string) => toBase64Url(encoder.encode(text))
+
+export function decodeText(text: string): string | undefined {
+  const bytes = fromBase64Url(text)
+  if (!bytes) return undefined
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes)
+  } catch {
+    return undefined
+  }
+}

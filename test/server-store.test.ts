@@ -1,0 +1,83 @@
+// @vitest-environment node
+// The proxy's stores keep the same promises: memoryStore in the process, redisStore on a real
+// redis-server of its own.
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { memoryStore, redisStore, type ProxyStore } from '../src/server/index.js'
+import { startRedis } from './support/redis.js'
+
+let redis: Awaited<ReturnType<typeof startRedis>>
+let raw: Awaited<ReturnType<typeof redis.connect>>
+beforeAll(async () => {
+  redis = await startRedis()
+  raw = await redis.connect()
+}, 30_000)
+afterAll(() => redis?.stop())
+
+let run = 0
+const stores: [string, () => { store: ProxyStore; prefix: string }][] = [
+  ['memoryStore', () => ({ store: memoryStore(), prefix: '' })],
+  [
+    'redisStore',
+    () => {
+      const prefix = `store-test-${++run}:`
+      return { store: redisStore(raw, { prefix }), prefix }
+    },
+  ],
+]
+
+describe.each(stores)('%s', (_name, make) => {
+  it('counts up and down, and a give-back never creates a counter', async () => {
+    const { store } = make()
+    expect(await store.increment('calls:a', 1, 60_000)).toBe(1)
+    expect(await store.increment('calls:a', 1, 60_000)).toBe(2)
+    expect(await store.increment('calls:a', -1, 60_000)).toBe(1)
+    expect(await store.increment('calls:b', -1, 60_000)).toBe(0)
+    expect(await store.increment('calls:b', 1, 60_000)).toBe(1)
+  })
+
+  it('claims a key once until it is released', async () => {
+    const { store } = make()
+    expect(await store.claim('seen:k', 60_000)).toBe(true)
+    expect(await store.claim('seen:k', 60_000)).toBe(false)
+    await store.release('seen:k')
+    expect(await store.claim('seen:k', 60_000)).toBe(true)
+  })
+
+  it('counts exactly under concurrent increments', async () => {
+    const { store } = make()
+    const counts = await Promise.all(Array.from({ length: 200 }, () => store.increment('calls:c', 1, 60_000)))
+    expect(new Set(counts).size).toBe(200)
+    expect(Math.max(...counts)).toBe(200)
+  })
+})
+
+describe('expiry', () => {
+  it('memoryStore forgets a counter and a claim when their time is up', async () => {
+    vi.useFakeTimers()
+    try {
+      const store = memoryStore()
+      await store.increment('calls:a', 1, 1000)
+      await store.claim('seen:k', 1000)
+      await vi.advanceTimersByTimeAsync(999)
+      expect(await store.increment('calls:a', 1, 1000)).toBe(2)
+      expect(await store.claim('seen:k', 1000)).toBe(false)
+      await vi.advanceTimersByTimeAsync(1)
+      expect(await store.increment('calls:a', 1, 1000)).toBe(1)
+      expect(await store.claim('seen:k', 1000)).toBe(true)
+    } finally {
+      vi.useRealTimers()
+    }
+  })
+
+  it('redisStore sets the time to live when it creates a key, and leaves it after', async () => {
+    const { store, prefix } = stores[1]![1]()
+    await store.increment('calls:a', 1, 50_000)
+    const first = await raw.pTTL(`${prefix}calls:a`)
+    expect(first).toBeGreaterThan(40_000)
+    expect(first).toBeLessThanOrEqual(50_000)
+    await store.increment('calls:a', 1, 900_000)
+    expect(await raw.pTTL(`${prefix}calls:a`)).toBeLessThanOrEqual(50_000)
+    await store.claim('seen:k', 30_000)
+    expect(await raw.pTTL(`${prefix}seen:k`)).toBeGreaterThan(20_000)
+  })
+})

@@ -1,0 +1,61 @@
+import { spawn, spawnSync } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { createServer } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { createClient } from 'redis'
+
+/** A free loopback port, as the OS hands one out. */
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer()
+    probe.once('error', reject)
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number }
+      probe.close(() => resolve(port))
+    })
+  })
+}
+
+/**
+ * A real redis-server of its own, on a free loopback port with a temporary directory and no
+ * persistence; `stop()` ends it and removes the directory. Fails plainly when redis-server is
+ * not installed (Debian: apt-get install redis-server; .ci/run installs it).
+ */
+export async function startRedis() {
+  const binary = process.env.REDIS_SERVER ?? 'redis-server'
+  if (spawnSync(binary, ['--version']).status !== 0) {
+    throw new Error(`redis-server is not installed (looked for "${binary}"): apt-get install redis-server, or set REDIS_SERVER.`)
+  }
+  const dir = mkdtempSync(join(tmpdir(), 'tools-proxy-redis-'))
+  const port = await freePort()
+  const child = spawn(binary, ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no'], {
+    stdio: 'ignore',
+  })
+  const url = `redis://127.0.0.1:${port}`
+  const clients: { quit(): Promise<unknown> }[] = []
+  /** A connected client; redis-server may take a moment to listen, so connecting is retried. */
+  const connect = async () => {
+    for (let attempt = 0; ; attempt++) {
+      const client = createClient({ url, socket: { reconnectStrategy: false } })
+      client.on('error', () => {})
+      try {
+        await client.connect()
+        clients.push(client)
+        return client
+      } catch (error) {
+        if (attempt > 100 || child.exitCode !== null) throw error
+        await new Promise((resolve) => setTimeout(resolve, 50))
+      }
+    }
+  }
+  return {
+    connect,
+    async stop() {
+      await Promise.all(clients.map((client) => client.quit().catch(() => {})))
+      child.kill('SIGTERM')
+      if (child.exitCode === null) await new Promise((resolve) => child.once('exit', resolve))
+      rmSync(dir, { recursive: true, force: true })
+    },
+  }
+}
