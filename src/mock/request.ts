@@ -1,4 +1,4 @@
-import type { ToolDefinition } from '../client/index.js'
+import type { ToolDefinition } from '../tools/index.js'
 
 /** A tool call's body, read and checked; or why it is refused with 400. */
 export type ParsedCall =
