@@ -126,6 +126,28 @@ describe('every error kind', () => {
     expect(error.scope).toBeUndefined()
   })
 
+  it('listing tool 403 with a body nested thousands deep: still a typed error', async () => {
+    const depth = 5000
+    const nested = '{"a":'.repeat(depth) + '1' + '}'.repeat(depth)
+    const deep = `{"message":"This listing is not yours: access denied","detail":${nested}}`
+    server.use(
+      http.post(`${MOCK_BASE_URL}/site/create`, () => new HttpResponse(deep, { status: 403, headers: { 'Content-Type': 'application/json' } })),
+    )
+    const error = await failure(demo().run('site/create', { objectId: 'obj_demo' }))
+    expect(error).toMatchObject({ kind: 'listing-access', status: 403 })
+  })
+
+  it('unexpected: a failing override is its own kind through the hooks, not network (see react tests); the client passes it on as thrown', async () => {
+    const client = fastClient(MOCK_KEYS.demo, {
+      interpret: {
+        artifacts: () => {
+          throw new TypeError('broken override')
+        },
+      },
+    })
+    await expect(client.run('valuation/rent', exampleInput('valuation/rent'))).rejects.toThrow('broken override')
+  })
+
   it('bad-request: a 400', async () => {
     server.use(http.post(`${MOCK_BASE_URL}/valuation/express`, () => HttpResponse.json({ message: 'no' }, { status: 400 })))
     const error = await failure(demo().run('valuation/express', {}))
@@ -295,6 +317,25 @@ describe('the key', () => {
     const error = await failure(demo().artifact('https://evil.example/artifacts/x.png'))
     expect(error).toMatchObject({ kind: 'validation', issues: [expect.objectContaining({ field: 'url', code: 'foreign-url' })] })
     expect(service.log).toHaveLength(0)
+  })
+
+  it('artifactFile: the name from Content-Disposition, filename* first', async () => {
+    const at = (name: string) => `${MOCK_BASE_URL}/artifacts/named/${name}`
+    server.use(
+      http.get(`${MOCK_BASE_URL}/artifacts/named/:case`, ({ params }) => {
+        const header = {
+          extended: `attachment; filename="fallback.pdf"; filename*=UTF-8''%D0%BE%D1%82%D1%87%D1%91%D1%82%20%E2%84%961.pdf`,
+          plain: 'attachment; filename="report \\"final\\".pdf"',
+          none: undefined,
+        }[params.case as string]
+        return new HttpResponse('%PDF-1.4', { headers: { 'Content-Type': 'application/pdf', ...(header ? { 'Content-Disposition': header } : {}) } })
+      }),
+    )
+    expect((await demo().artifactFile(at('extended'))).filename).toBe('отчёт №1.pdf')
+    expect((await demo().artifactFile(at('plain'))).filename).toBe('report "final".pdf')
+    const none = await demo().artifactFile(at('none'))
+    expect(none.filename).toBeUndefined()
+    expect(none.blob.type).toBe('application/pdf')
   })
 
   it('binds artifacts to the key that made them', async () => {

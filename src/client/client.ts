@@ -2,6 +2,7 @@ import type { CallOptions, Job, JobHandle, Result, ToolDefinition } from './defi
 import { abortError, issue, jobFailedError, ToolsError, validationError, type ValidationIssue } from './errors.js'
 import { newIdempotencyKey } from './ids.js'
 import { defaultInterpretation, type Interpretation } from './interpret.js'
+import { dispositionFileName } from './media.js'
 import { asRecord } from './record.js'
 import { errorFromResponse, malformed, readBody, requestIdOf } from './response.js'
 import { backoff, retryPolicy, sleep, type RetryOptions } from './retry.js'
@@ -225,7 +226,7 @@ export function createClient(tools: readonly ToolDefinition[], options: ToolsCli
     }
   }
 
-  async function artifact(url: string, opts: Pick<CallOptions, 'signal'> = {}): Promise<Blob> {
+  async function artifactFile(url: string, opts: Pick<CallOptions, 'signal'> = {}): Promise<ArtifactFile> {
     const root = base()
     let target: URL
     try {
@@ -242,7 +243,7 @@ export function createClient(tools: readonly ToolDefinition[], options: ToolsCli
       call: false,
       signal: opts.signal,
     })
-    return response.blob()
+    return { blob: await response.blob(), filename: dispositionFileName(response.headers.get('content-disposition')) }
   }
 
   return {
@@ -253,7 +254,9 @@ export function createClient(tools: readonly ToolDefinition[], options: ToolsCli
     start,
     job,
     wait: (id: string, jobId: string, opts: CallOptions = {}) => poll(id, jobId, opts, 0),
-    artifact,
+    artifact: async (url: string, opts: Pick<CallOptions, 'signal'> = {}): Promise<Blob> =>
+      (await artifactFile(url, opts)).blob,
+    artifactFile,
     /** The issues `run` would refuse `input` for (none when valid), without sending anything. */
     validate: async (id: string, input: unknown): Promise<ValidationIssue[]> => {
       try {
@@ -265,6 +268,13 @@ export function createClient(tools: readonly ToolDefinition[], options: ToolsCli
       }
     },
   }
+}
+
+/** A downloaded result file, with the name the service gave it in `Content-Disposition`, if any. */
+export interface ArtifactFile {
+  blob: Blob
+  /** As sent: clean it before showing or saving it (the components do). */
+  filename?: string
 }
 
 /** Artifact downloads belong to no tool, so their errors name none. */

@@ -11,6 +11,8 @@ export type ToolsErrorKind =
   | 'network'
   | 'job-failed'
   | 'aborted'
+  /** Anything thrown that is not the service's answer nor the network (a bug, a failing override): its own kind, never mistaken for `network`. */
+  | 'unexpected'
 
 /** English text for each validation code; UIs translate by code. */
 export const VALIDATION_MESSAGES = {

@@ -8,8 +8,8 @@ import { fieldLabel, issueMessage } from './issues.js'
 import { useCountdown } from './clock.js'
 import { useMessages } from './useMessages.js'
 
-/** A `ToolsError`'s kind, or `unknown` for anything else thrown. */
-type NoticeKind = ToolsErrorKind | 'unknown'
+/** A `ToolsError`'s kind; anything else thrown is `unexpected` too. */
+type NoticeKind = ToolsErrorKind
 
 /** Kinds a repeat of the same call can fix (after a wait, a top-up, a reconnect): these offer "Try again". */
 const RETRYABLE: ReadonlySet<NoticeKind> = new Set([
@@ -19,7 +19,7 @@ const RETRYABLE: ReadonlySet<NoticeKind> = new Set([
   'network',
   'job-failed',
   'aborted',
-  'unknown',
+  'unexpected',
 ])
 
 /** Kinds whose body may carry the service's own explanation, worth quoting. */
@@ -48,7 +48,7 @@ export interface ErrorNoticeProps {
  *
  * Classes: `ct-error-notice` and its parts `__icon`, `__content`, `__title`, `__body`,
  * `__detail`, `__issues`, `__action`, `__meta`, `__actions`, `__dismiss`. `data-kind` holds
- * the kind (`unknown` for anything not a `ToolsError`); `data-state` the rate-limit wait
+ * the kind (`unexpected` for anything not a `ToolsError`); `data-state` the rate-limit wait
  * (`waiting` | `ready`).
  *
  * @example
@@ -63,7 +63,7 @@ export const ErrorNotice = forwardRef<HTMLDivElement, ErrorNoticeProps>(function
   const messages = useMessages()
   const format = useFormat()
   const toolsError = isToolsError(error) ? error : undefined
-  const kind: NoticeKind = toolsError?.kind ?? 'unknown'
+  const kind: NoticeKind = toolsError?.kind ?? 'unexpected'
   const text = messages.errors[kind]
   const body = typeof text.body === 'function' ? text.body(toolsError?.scope) : text.body
 

@@ -53,8 +53,8 @@ export interface Messages {
     network: ErrorText
     'job-failed': ErrorText
     aborted: ErrorText
-    /** Anything thrown that is not a `ToolsError`. */
-    unknown: ErrorText
+    /** Anything unexpected: the `unexpected` kind, or a thrown value that is not a `ToolsError`. */
+    unexpected: ErrorText
   }
   /** One per validation code (the client's `VALIDATION_MESSAGES` are terser, for developers). */
   validation: Record<ValidationCode, string>
@@ -199,7 +199,7 @@ export const en: Messages = {
       body: 'The request was stopped.',
       action: 'Start it again when ready.',
     },
-    unknown: {
+    unexpected: {
       title: 'Something went wrong',
       body: 'An unexpected error occurred.',
       action: 'Try again, or reload the page.',

@@ -1,6 +1,16 @@
 // The catalogue layer and the public part of the client beneath it (upper layers import from here).
-export { defaultInterpretation, isToolsError, jobFailedError, ToolsError, VALIDATION_MESSAGES } from '../client/index.js'
+export {
+  defaultInterpretation,
+  isBusy,
+  isTerminal,
+  isToolsError,
+  jobFailedError,
+  mediaType,
+  ToolsError,
+  VALIDATION_MESSAGES,
+} from '../client/index.js'
 export type {
+  ArtifactFile,
   CallOptions,
   Interpretation,
   Job,

@@ -1,0 +1,72 @@
+import { act } from '@testing-library/react'
+import type { SetupServerApi } from 'msw/node'
+import { afterEach, beforeEach, vi } from 'vitest'
+
+/**
+ * Fake time for a test file: timers and `Date` (which the simulated service's job clock and rate
+ * limiter read) move only when the test advances them, so nothing depends on how fast the machine
+ * is. Microtasks and `setImmediate` stay real: requests to the simulated service are answered
+ * between steps, and a step does not start while one is still being answered.
+ *
+ * Use the returned `advance(ms)` to move time, and `until(check)` where Testing Library's
+ * `waitFor` would be (its own timers are fake too and would never fire).
+ */
+export function useFakeClock(server: SetupServerApi) {
+  let inFlight = 0
+  server.events.on('request:start', () => void inFlight++)
+  server.events.on('request:end', () => void inFlight--)
+
+  beforeEach(() => {
+    inFlight = 0
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] })
+  })
+  afterEach(() => {
+    vi.useRealTimers()
+  })
+
+  /** Real turns of the event loop until no request is being answered (bounded: an answer may itself wait on fake time). */
+  async function settle() {
+    for (let turn = 0; turn < 3 || (inFlight > 0 && turn < 500); turn++) {
+      await new Promise((resolve) => setImmediate(resolve))
+    }
+    await act(async () => {})
+  }
+
+  /** Moves time on by `ms`, `step` ms at a time, letting every request due in between be answered. */
+  async function advance(ms: number, step = 5) {
+    await settle()
+    for (let done = 0; done < ms; done += step) {
+      await act(() => vi.advanceTimersByTimeAsync(Math.min(step, ms - done)))
+      await settle()
+    }
+  }
+
+  /** Advances time until `check` stops throwing (up to `timeout` ms of fake time), like `waitFor`. */
+  async function until(check: () => void, { step = 5, timeout = 10_000 } = {}) {
+    await settle()
+    for (let elapsed = 0; ; elapsed += step) {
+      try {
+        check()
+        return
+      } catch (error) {
+        if (elapsed >= timeout) throw error
+      }
+      await advance(step, step)
+    }
+  }
+
+  /**
+   * Runs a user-event action (`user.click(…)`, `user.type(…)`) to its end. Testing Library waits
+   * on a timer of its own after each action, so time is advanced until the action resolves.
+   */
+  async function userAction<T>(action: Promise<T>): Promise<T> {
+    let done = false
+    void action.finally(() => {
+      done = true
+    })
+    while (!done) await advance(1, 1)
+    return action
+  }
+
+  return { advance, until, settle, userAction }
+}
