@@ -8,13 +8,13 @@ import { JobProgress } from '../src/components/index.js'
 import { exampleInput, MOCK_BASE_URL, MOCK_KEYS } from '../src/mock/index.js'
 import { ToolsProvider, type DeferredToolId, type Job } from '../src/react/index.js'
 import { stubObjectUrls } from './support/objectUrls.js'
-import { useFakeClock } from './support/clock.js'
+import { fakeClock } from './support/clock.js'
 import { fastClient, setupMockService } from './support/service.js'
 
 // Long enough to see the job queued (first third) and running, short enough for a quick suite.
 const { service, server } = setupMockService({ jobDuration: 300 })
 const POLL = 10
-const { advance, until, userAction } = useFakeClock(server)
+const { advance, until, userAction } = fakeClock(server)
 
 stubObjectUrls()
 

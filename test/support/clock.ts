@@ -1,5 +1,5 @@
 import { act } from '@testing-library/react'
-import type { SetupServerApi } from 'msw/node'
+import type { SetupServer } from 'msw/node'
 import { afterEach, beforeEach, vi } from 'vitest'
 
 /**
@@ -11,7 +11,7 @@ import { afterEach, beforeEach, vi } from 'vitest'
  * Use the returned `advance(ms)` to move time, and `until(check)` where Testing Library's
  * `waitFor` would be (its own timers are fake too and would never fire).
  */
-export function useFakeClock(server: SetupServerApi) {
+export function fakeClock(server: SetupServer) {
   let inFlight = 0
   server.events.on('request:start', () => void inFlight++)
   server.events.on('request:end', () => void inFlight--)
