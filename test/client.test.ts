@@ -137,7 +137,7 @@ describe('every error kind', () => {
     expect(error).toMatchObject({ kind: 'listing-access', status: 403 })
   })
 
-  it('unexpected: a failing override is its own kind through the hooks, not network (see react tests); the client passes it on as thrown', async () => {
+  it('unexpected: anything else that fails inside a call is a ToolsError of its own kind, not network', async () => {
     const client = fastClient(MOCK_KEYS.demo, {
       interpret: {
         artifacts: () => {
@@ -145,7 +145,9 @@ describe('every error kind', () => {
         },
       },
     })
-    await expect(client.run('valuation/rent', exampleInput('valuation/rent'))).rejects.toThrow('broken override')
+    const error = await failure(client.run('valuation/rent', exampleInput('valuation/rent')))
+    expect(error).toMatchObject({ kind: 'unexpected', tool: 'valuation/rent', message: 'broken override' })
+    expect(error.cause).toBeInstanceOf(TypeError)
   })
 
   it('bad-request: a 400', async () => {
@@ -193,15 +195,25 @@ describe('every error kind', () => {
   })
 
   it('aborted: a signal stops the wait, and no poll follows', async () => {
-    service.freezeJobs()
-    const controller = new AbortController()
-    const running = demo().run('avatar/video', {}, { signal: controller.signal, pollInterval: 20 })
-    await vi.waitFor(() => expect(calls()).toHaveLength(1), { interval: 5 })
-    controller.abort()
-    expect((await failure(running)).kind).toBe('aborted')
-    const polls = service.log.filter((entry) => entry.kind === 'poll').length
-    await new Promise((resolve) => setTimeout(resolve, 60))
-    expect(service.log.filter((entry) => entry.kind === 'poll')).toHaveLength(polls)
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] })
+    try {
+      const polls = () => service.log.filter((entry) => entry.kind === 'poll')
+      const controller = new AbortController()
+      const running = demo().run('avatar/video', {}, { signal: controller.signal, pollInterval: 20 })
+      // vi.waitFor runs on the real clock; only the client's and the service's time is fake.
+      await vi.waitFor(() => expect(calls()).toHaveLength(1), { interval: 1 })
+      await vi.advanceTimersByTimeAsync(20)
+      await vi.waitFor(() => expect(polls()).toHaveLength(1), { interval: 1 })
+      controller.abort()
+      expect((await failure(running)).kind).toBe('aborted')
+      // Ten poll intervals later, still the one read from before the abort.
+      await vi.advanceTimersByTimeAsync(200)
+      // Real turns of the event loop: a poll sent in those 200 ms would have been answered by now.
+      for (let turn = 0; turn < 50; turn++) await new Promise((resolve) => setImmediate(resolve))
+      expect(polls()).toHaveLength(1)
+    } finally {
+      vi.useRealTimers()
+    }
   })
 })
 

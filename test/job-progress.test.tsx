@@ -14,7 +14,7 @@ import { fastClient, setupMockService } from './support/service.js'
 // Long enough to see the job queued (first third) and running, short enough for a quick suite.
 const { service, server } = setupMockService({ jobDuration: 300 })
 const POLL = 10
-const { advance, until, userAction } = fakeClock(server)
+const { advance, until, drive } = fakeClock(server)
 
 stubObjectUrls()
 
@@ -136,7 +136,7 @@ describe('<JobProgress tool jobId>', () => {
     expect(heard.at(-1)).toBe('Job failed.')
     expect(screen.queryByRole('progressbar')).toBeNull()
     expect(container.querySelector('.ct-artifact-viewer')).toBeNull()
-    await userAction(userEvent.click(within(notice).getByRole('button', { name: 'Try again' })))
+    await drive(userEvent.click(within(notice).getByRole('button', { name: 'Try again' })))
     expect(onRetry).toHaveBeenCalledOnce()
   })
 

@@ -1,5 +1,13 @@
 import type { CallOptions, Job, JobHandle, Result, ToolDefinition } from './definition.js'
-import { abortError, issue, jobFailedError, ToolsError, validationError, type ValidationIssue } from './errors.js'
+import {
+  abortError,
+  issue,
+  jobFailedError,
+  toToolsError,
+  ToolsError,
+  validationError,
+  type ValidationIssue,
+} from './errors.js'
 import { newIdempotencyKey } from './ids.js'
 import { defaultInterpretation, type Interpretation } from './interpret.js'
 import { dispositionFileName } from './media.js'
@@ -246,17 +254,24 @@ export function createClient(tools: readonly ToolDefinition[], options: ToolsCli
     return { blob: await response.blob(), filename: dispositionFileName(response.headers.get('content-disposition')) }
   }
 
+  /** Every public call rejects with a ToolsError, whatever failed inside (an override, a bug): never a bare TypeError. */
+  const typed =
+    <A extends [string, ...unknown[]], R>(method: (...args: A) => Promise<R>) =>
+    (...args: A): Promise<R> =>
+      method(...args).catch((error: unknown) => {
+        throw toToolsError(error, byId.has(args[0]) ? args[0] : undefined)
+      })
+
   return {
     baseUrl: options.baseUrl,
     pollInterval,
     interpret,
-    run,
-    start,
-    job,
-    wait: (id: string, jobId: string, opts: CallOptions = {}) => poll(id, jobId, opts, 0),
-    artifact: async (url: string, opts: Pick<CallOptions, 'signal'> = {}): Promise<Blob> =>
-      (await artifactFile(url, opts)).blob,
-    artifactFile,
+    run: typed(run),
+    start: typed(start),
+    job: typed(job),
+    wait: typed((id: string, jobId: string, opts: CallOptions = {}) => poll(id, jobId, opts, 0)),
+    artifact: typed(async (url: string, opts: Pick<CallOptions, 'signal'> = {}): Promise<Blob> => (await artifactFile(url, opts)).blob),
+    artifactFile: typed(artifactFile),
     /** The issues `run` would refuse `input` for (none when valid), without sending anything. */
     validate: async (id: string, input: unknown): Promise<ValidationIssue[]> => {
       try {

@@ -112,3 +112,9 @@ export function jobFailedError(
 export function abortError(tool?: string, cause?: unknown): ToolsError {
   return new ToolsError('aborted', 'The call was cancelled.', { tool, cause })
 }
+
+/** `error` as a ToolsError: itself when it is one, else kind `unexpected` (a bug, a failing override) with it as `cause`. */
+export function toToolsError(error: unknown, tool?: string): ToolsError {
+  if (isToolsError(error)) return error
+  return new ToolsError('unexpected', error instanceof Error ? error.message : String(error), { tool, cause: error })
+}

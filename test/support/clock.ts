@@ -56,17 +56,18 @@ export function fakeClock(server: SetupServer) {
   }
 
   /**
-   * Runs a user-event action (`user.click(…)`, `user.type(…)`) to its end. Testing Library waits
-   * on a timer of its own after each action, so time is advanced until the action resolves.
+   * Advances time until `action` settles: a `runAsync` that polls, or a user-event action
+   * (`userEvent.click(…)`), after which Testing Library waits on a timer of its own.
    */
-  async function userAction<T>(action: Promise<T>): Promise<T> {
+  async function drive<T>(action: Promise<T>): Promise<T> {
     let done = false
-    void action.finally(() => {
+    const finish = () => {
       done = true
-    })
+    }
+    action.then(finish, finish)
     while (!done) await advance(1, 1)
     return action
   }
 
-  return { advance, until, settle, userAction }
+  return { advance, until, settle, drive }
 }
