@@ -41,13 +41,12 @@ export function fakeClock(server: SetupServer) {
     }
   }
 
-  /** Advances time until `check` stops throwing (up to `timeout` ms of fake time), like `waitFor`. */
-  async function until(check: () => void, { step = 5, timeout = 10_000 } = {}) {
+  /** Advances time until `check` stops throwing (up to `timeout` ms of fake time), like `waitFor`; returns what it returns. */
+  async function until<T>(check: () => T, { step = 5, timeout = 10_000 } = {}): Promise<T> {
     await settle()
     for (let elapsed = 0; ; elapsed += step) {
       try {
-        check()
-        return
+        return check()
       } catch (error) {
         if (elapsed >= timeout) throw error
       }
