@@ -141,8 +141,7 @@ describe('one hook per tool', () => {
 
   it('runAsync resolves with the terminal job', async () => {
     const { result } = renderHook(() => usePdfCreate(), { wrapper: wrapper() })
-    let job: Awaited<ReturnType<typeof result.current.runAsync>> | undefined
-    job = await drive(result.current.runAsync({ collectionId: 'col_demo' }))
+    const job = await drive(result.current.runAsync({ collectionId: 'col_demo' }))
     expect(job).toMatchObject({ phase: 'succeeded', tool: 'pdf/create' })
   })
 })
