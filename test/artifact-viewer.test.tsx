@@ -6,7 +6,7 @@ import type { ReactNode } from 'react'
 import { renderToString } from 'react-dom/server'
 import { describe, expect, it } from 'vitest'
 import { ArtifactViewer } from '../src/components/index.js'
-import { artifactFileName, opensSafelyInATab } from '../src/components/artifactFile.js'
+import { artifactFileName } from '../src/components/artifactFile.js'
 import { exampleInput, MOCK_BASE_URL, MOCK_KEYS } from '../src/mock/index.js'
 import { TOOLS, ToolsProvider, type ToolId } from '../src/react/index.js'
 import { stubObjectUrls } from './support/objectUrls.js'
@@ -95,8 +95,10 @@ describe('<ArtifactViewer>', () => {
     expect(viewer).toHaveAttribute('data-kind', 'pdf')
     const frame = viewer.querySelector('iframe')!
     expect(frame.getAttribute('src')).toMatch(/^blob:/)
-    expect(frame.getAttribute('title')).toMatch(/^PDF document: .+\.pdf$/)
-    expect(screen.getByRole('link', { name: /Download/ }).getAttribute('download')).toMatch(/\.pdf$/)
+    // The file's name: what a browser's own PDF viewer would otherwise show is the blob: URL's id.
+    const name = screen.getByRole('link', { name: /Download/ }).getAttribute('download')!
+    expect(name).toMatch(/^[a-z-]+\.pdf$/)
+    expect(frame).toHaveAttribute('title', name)
   })
 
   it('shows a generated site in a sandbox that can neither run scripts nor act as the host, and never in the page', async () => {
@@ -113,13 +115,75 @@ describe('<ArtifactViewer>', () => {
     expect(sandbox).not.toMatch(/allow-scripts/)
     expect(sandbox).not.toMatch(/allow-same-origin/)
     expect(frame).toHaveAttribute('title', 'Preview of the generated page')
-    expect(frame.getAttribute('src')).toMatch(/^blob:/)
-    expect(frame).not.toHaveAttribute('srcdoc')
+    // Shown from its text: no blob: URL of the page exists that could be opened as a page of the host.
+    await waitFor(() => expect(frame.getAttribute('srcdoc')).toMatch(/<html/i))
+    expect(frame).not.toHaveAttribute('src')
     // Nothing of the page itself reaches the host's DOM.
     expect(viewer.querySelectorAll('iframe ~ *, .ct-artifact-viewer__preview > :not(iframe)')).toHaveLength(0)
-    expect(screen.getByRole('link', { name: /Download/ }).getAttribute('download')).toMatch(/\.html$/)
+    const download = screen.getByRole('link', { name: /Download/ })
+    expect(download.getAttribute('download')).toMatch(/\.html$/)
+    // The download is a copy a browser saves rather than runs, even when opened from the context menu.
+    expect(download.getAttribute('href')).toMatch(/^blob:.*#application\/octet-stream$/)
     // A blob: URL has the host's origin: opening the page in a tab would run it as the host.
     expect(screen.queryByRole('link', { name: /Open in a new tab/ })).toBeNull()
+  })
+
+  it('titles a PDF frame and its download with the name the service gives, not the link’s id', async () => {
+    const url = `${MOCK_BASE_URL}/artifacts/0b6f3c2e-9a51-4d7e-8c1a-5f0e2d9b7a44`
+    server.use(
+      http.get(url, () =>
+        new HttpResponse('%PDF-1.4\n%%EOF\n', {
+          headers: { 'Content-Type': 'application/pdf', 'Content-Disposition': `inline; filename="brochure.pdf"; filename*=UTF-8''Brochure%20%E2%80%94%20Kazan.pdf` },
+        }),
+      ),
+    )
+    const { container } = render(
+      <Provider>
+        <ArtifactViewer url={url} />
+      </Provider>,
+    )
+    const viewer = await ready(container)
+    expect(viewer.querySelector('iframe')).toHaveAttribute('title', 'Brochure — Kazan.pdf')
+    expect(screen.getByRole('link', { name: /Download/ })).toHaveAttribute('download', 'Brochure — Kazan.pdf')
+    expect(viewer).not.toHaveTextContent('0b6f3c2e')
+  })
+
+  it.each([
+    ['an SVG', 'image/svg+xml', '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'],
+    ['an XML file', 'text/xml', '<a/>'],
+    ['an untyped file', '', new TextEncoder().encode('<script>alert(1)</script>')],
+  ])('keeps %s to a download-only copy: no preview, no tab, no blob: URL of its own type', async (_name, type, body) => {
+    const url = `${MOCK_BASE_URL}/artifacts/active/file`
+    server.use(http.get(url, () => new HttpResponse(body, { headers: type ? { 'Content-Type': type } : {} })))
+    const { container } = render(
+      <Provider>
+        <ArtifactViewer url={url} />
+      </Provider>,
+    )
+    const viewer = await ready(container)
+    expect(viewer).toHaveAttribute('data-kind', 'file')
+    expect(viewer.querySelector('img, iframe, object, embed')).toBeNull()
+    expect(screen.getByRole('link', { name: /Download/ }).getAttribute('href')).toMatch(/#application\/octet-stream$/)
+    expect(screen.queryByRole('link', { name: /Open in a new tab/ })).toBeNull()
+    for (const link of viewer.querySelectorAll('a[href]')) expect(link.getAttribute('href')).not.toMatch(/#(text|image|application)\/(html|svg|xhtml|xml)/)
+  })
+
+  it('cleans the name a download gets of controls and direction overrides', async () => {
+    const url = `${MOCK_BASE_URL}/artifacts/rtl/x`
+    server.use(
+      http.get(url, () =>
+        new HttpResponse('%PDF-1.4\n%%EOF\n', {
+          headers: { 'Content-Type': 'application/pdf', 'Content-Disposition': `attachment; filename*=UTF-8''invoice%E2%80%AEfdp.exe%0A` },
+        }),
+      ),
+    )
+    const { container } = render(
+      <Provider>
+        <ArtifactViewer url={url} />
+      </Provider>,
+    )
+    await ready(container)
+    expect(screen.getByRole('link', { name: /Download/ })).toHaveAttribute('download', 'invoice_fdp.exe')
   })
 
   it('offers any other file as a card with its name, size and download', async () => {
@@ -227,17 +291,20 @@ describe('artifact file names', () => {
     expect(artifactFileName(`${MOCK_BASE_URL}/artifacts/a1/site`, 'text/html; charset=utf-8')).toBe('site.html')
     expect(artifactFileName(`${MOCK_BASE_URL}/artifacts/a1/notes.txt`, 'application/pdf')).toBe('notes.txt')
     expect(artifactFileName(`${MOCK_BASE_URL}/artifacts/a1/100%`, '')).toBe('100%')
-    expect(artifactFileName(`${MOCK_BASE_URL}/artifacts/a1/..%2Fescape`, '')).toBe('.._escape')
+    expect(artifactFileName(`${MOCK_BASE_URL}/artifacts/a1/..%2Fescape`, '')).toBe('_escape')
     expect(artifactFileName(`${MOCK_BASE_URL}/`, 'video/mp4')).toBe('v1.mp4')
     expect(artifactFileName('/', 'video/mp4')).toBe('download.mp4')
   })
 
-  it('opens only passive types in a tab', () => {
-    for (const type of ['image/png', 'video/mp4', 'application/pdf', 'text/plain; charset=utf-8']) {
-      expect(opensSafelyInATab(type)).toBe(true)
-    }
-    for (const type of ['text/html', 'application/xhtml+xml', 'image/svg+xml', 'text/xml', '', 'application/octet-stream']) {
-      expect(opensSafelyInATab(type)).toBe(false)
-    }
+  it('cleans what could disguise or misplace a file', () => {
+    const link = `${MOCK_BASE_URL}/artifacts/a1/x`
+    expect(artifactFileName(link, 'application/pdf', 'invoice\u202Efdp.exe')).toBe('invoice_fdp.exe')
+    expect(artifactFileName(link, 'application/pdf', '\u2066report\u2069\u0007.pdf')).toBe('_report__.pdf')
+    expect(artifactFileName(link, 'application/pdf', '../../etc/passwd')).toBe('_.._etc_passwd.pdf')
+    expect(artifactFileName(link, 'text/plain', 'a\r\nb:c*?.txt')).toBe('a__b_c__.txt')
+    expect(artifactFileName(link, 'image/png', ' .hidden ')).toBe('hidden.png')
+    expect(artifactFileName(link, 'image/png', '\u202E')).toBe('_.png')
+    expect(artifactFileName(link, 'image/png', '...')).toBe('download.png')
+    expect(artifactFileName(`${MOCK_BASE_URL}/artifacts/a1/bill%E2%80%AEgpj.exe`, '')).toBe('bill_gpj.exe')
   })
 })

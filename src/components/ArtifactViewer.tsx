@@ -1,7 +1,7 @@
 'use client'
-import { useId, useState, useSyncExternalStore } from 'react'
+import { useEffect, useId, useState, useSyncExternalStore } from 'react'
 import { useArtifact } from '../react/index.js'
-import { artifactFileName, opensSafelyInATab } from './artifactFile.js'
+import { artifactFileName } from './artifactFile.js'
 import { cx } from './classNames.js'
 import { ErrorNotice } from './ErrorNotice.js'
 import { useFormat } from './format.js'
@@ -47,8 +47,9 @@ export function ArtifactViewer(props: ArtifactViewerProps) {
 function ArtifactView({ url, title, className, onRetry }: ArtifactViewerProps & { onRetry: () => void }) {
   const messages = useMessages()
   const format = useFormat()
-  const { objectUrl, blob, kind, error } = useArtifact(url)
+  const { objectUrl, blob, kind, error, fileName: given, navigable } = useArtifact(url)
   const canShowPdf = usePdfViewer()
+  const page = usePageText(kind === 'html' ? blob : undefined)
   const nameId = useId()
   const classes = cx('ct-artifact-viewer', className)
 
@@ -77,7 +78,7 @@ function ArtifactView({ url, title, className, onRetry }: ArtifactViewerProps & 
     )
   }
 
-  const fileName = artifactFileName(url, blob.type)
+  const fileName = artifactFileName(url, blob.type, given)
   const kindName = messages.artifact.kinds[kind]
   // Browsers without a PDF viewer (most phones) would show an empty frame: the card's links serve instead.
   const framed = kind === 'html' || (kind === 'pdf' && canShowPdf)
@@ -94,17 +95,18 @@ function ArtifactView({ url, title, className, onRetry }: ArtifactViewerProps & 
         aria-label={title ?? kindName}
       />
     ) : framed ? (
-      // An HTML page is generated content from the network, and a blob: URL carries the host's
-      // origin. An empty sandbox gives the frame an opaque origin and no scripts, forms, popups
-      // or top navigation: the page is looked at, never run. Adding allow-scripts together with
-      // allow-same-origin would let it remove its own sandbox and act as the partner's site.
+      // An HTML page is generated content from the network: shown from its text (srcdoc) in an
+      // empty sandbox, so it has an opaque origin and no scripts, forms, popups or top navigation,
+      // and there is no blob: URL of it to open as a page of the host's origin. Adding
+      // allow-scripts together with allow-same-origin would let it act as the partner's site.
       // A PDF is not sandboxed: browsers refuse to show one in a sandboxed frame.
       <iframe
         className={`ct-artifact-viewer__frame ct-artifact-viewer__frame--${kind}`}
-        src={objectUrl}
+        src={kind === 'html' ? undefined : objectUrl}
+        srcDoc={kind === 'html' ? (page ?? '') : undefined}
         sandbox={kind === 'html' ? '' : undefined}
         referrerPolicy="no-referrer"
-        title={title ?? (kind === 'html' ? messages.artifact.iframeTitle : `${kindName}: ${fileName}`)}
+        title={title ?? (kind === 'html' ? messages.artifact.iframeTitle : fileName)}
         width="100%"
         height="480"
       />
@@ -134,7 +136,7 @@ function ArtifactView({ url, title, className, onRetry }: ArtifactViewerProps & 
             <DownloadIcon />
             {messages.artifact.download}
           </a>
-          {opensSafelyInATab(blob.type) && (
+          {navigable && (
             <>
               {' '}
               <a
@@ -153,6 +155,19 @@ function ArtifactView({ url, title, className, onRetry }: ArtifactViewerProps & 
       </figcaption>
     </figure>
   )
+}
+
+/** The text of an HTML file, read after render; undefined until read. */
+function usePageText(blob: Blob | undefined): string | undefined {
+  const [page, setPage] = useState<{ blob: Blob; text: string }>()
+  useEffect(() => {
+    let current = true
+    void blob?.text().then((text) => current && setPage({ blob, text }))
+    return () => {
+      current = false
+    }
+  }, [blob])
+  return page && page.blob === blob ? page.text : undefined
 }
 
 const noSubscription = () => () => {}
