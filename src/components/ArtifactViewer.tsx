@@ -2,14 +2,14 @@
 import { useEffect, useId, useState, useSyncExternalStore } from 'react'
 import { useArtifact } from '../react/index.js'
 import { artifactFileName } from './artifactFile.js'
-import { cx } from './classNames.js'
+import { cx, type RootProps } from './classNames.js'
 import { ErrorNotice } from './ErrorNotice.js'
 import { useFormat } from './format.js'
 import { DownloadIcon, ExternalLinkIcon, FileIcon } from './icons.js'
 import { useMessages } from './useMessages.js'
 
 /** One result link to show, and what to call it. */
-export interface ArtifactViewerProps {
+export interface ArtifactViewerProps extends Omit<RootProps, 'title'> {
   /**
    * A result link, as in `result.artifacts` or `job.artifacts`. It is downloaded with the
    * provider's key (sent to the service's origin only), so it works for every tool's links.
@@ -17,7 +17,6 @@ export interface ArtifactViewerProps {
   url: string
   /** What the file shows: the image's alt text and the frame's title. Defaults name the kind of file. */
   title?: string
-  className?: string
 }
 
 /**
@@ -44,7 +43,7 @@ export function ArtifactViewer(props: ArtifactViewerProps) {
   return <ArtifactView key={attempt} {...props} onRetry={() => setAttempt((count) => count + 1)} />
 }
 
-function ArtifactView({ url, title, className, onRetry }: ArtifactViewerProps & { onRetry: () => void }) {
+function ArtifactView({ url, title, className, onRetry, ...root }: ArtifactViewerProps & { onRetry: () => void }) {
   const messages = useMessages()
   const format = useFormat()
   const { objectUrl, blob, kind, error, fileName: given, navigable } = useArtifact(url)
@@ -55,7 +54,7 @@ function ArtifactView({ url, title, className, onRetry }: ArtifactViewerProps & 
 
   if (error || !url) {
     return (
-      <div className={classes} data-state="error">
+      <div {...(root as RootProps<HTMLDivElement>)} className={classes} data-state="error">
         {error ? (
           <ErrorNotice error={error} onRetry={onRetry} />
         ) : (
@@ -69,7 +68,7 @@ function ArtifactView({ url, title, className, onRetry }: ArtifactViewerProps & 
 
   if (!objectUrl || !blob || !kind) {
     return (
-      <div className={classes} data-state="loading" aria-busy="true">
+      <div {...(root as RootProps<HTMLDivElement>)} className={classes} data-state="loading" aria-busy="true">
         <p className="ct-artifact-viewer__status" role="status">
           <span className="ct-artifact-viewer__spinner" aria-hidden="true" />
           {messages.artifact.loading}
@@ -113,7 +112,7 @@ function ArtifactView({ url, title, className, onRetry }: ArtifactViewerProps & 
     ) : null
 
   return (
-    <figure className={classes} data-state="ready" data-kind={kind}>
+    <figure {...root} className={classes} data-state="ready" data-kind={kind}>
       {preview && <div className="ct-artifact-viewer__preview">{preview}</div>}
       <figcaption className="ct-artifact-viewer__bar">
         {!preview && <FileIcon className="ct-artifact-viewer__file-icon" />}

@@ -8,7 +8,7 @@ import {
   type ToolPhase,
   type UseToolResult,
 } from '../react/index.js'
-import { cx } from './classNames.js'
+import { cx, type RootProps } from './classNames.js'
 import { ErrorNotice } from './ErrorNotice.js'
 import { FieldError } from './FieldError.js'
 import { FileDrop } from './FileDrop.js'
@@ -18,7 +18,7 @@ import { useMessages } from './useMessages.js'
 /** What the form sends: the file, with the extra options beside it. */
 export type UploadInput = { file: File } & Record<string, unknown>
 
-export interface UploadFormProps<T extends FileToolId = FileToolId> {
+export interface UploadFormProps<T extends FileToolId = FileToolId> extends Omit<RootProps<HTMLFormElement>, 'onSubmit'> {
   /** The file tool to run. Its catalogue row gives the accepted types and the file's part name. */
   tool: T
   /**
@@ -41,7 +41,6 @@ export interface UploadFormProps<T extends FileToolId = FileToolId> {
    * tool has answered. Not called when the run fails or is cancelled.
    */
   onSubmitted?: (input: UploadInput) => void
-  className?: string
 }
 
 /** Phases in which a run is under way: the form is locked until it ends. */
@@ -89,6 +88,7 @@ function UploadFormView<T extends FileToolId>({
   submitLabel,
   onSubmitted,
   className,
+  ...root
 }: UploadFormProps<T> & { state: UseToolResult<T> }) {
   const messages = useMessages()
   const [file, setFile] = useState<File | null>(null)
@@ -148,6 +148,7 @@ function UploadFormView<T extends FileToolId>({
 
   return (
     <form
+      {...root}
       className={cx('ct-upload-form', className)}
       data-state={phase}
       aria-busy={inFlight || undefined}
