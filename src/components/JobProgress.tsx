@@ -1,6 +1,7 @@
 'use client'
 import { useMemo, useState, type ReactNode } from 'react'
 import {
+  isTerminal,
   jobFailedError,
   useToolsContext,
   useJob,
@@ -91,7 +92,7 @@ function JobProgressView(props: JobProgressProps) {
   const job = given ?? query.data
   const error = given ? null : query.error
 
-  const terminal = job?.phase === 'succeeded' || job?.phase === 'failed'
+  const terminal = isTerminal(job?.phase)
   const state: JobProgressState =
     error?.kind === 'not-found' ? 'not-found' : error ? 'error' : (job?.phase ?? 'checking')
 

@@ -3,6 +3,8 @@ import { useEffect, useId, useRef, useState, type ChangeEvent, type FormEvent } 
 import {
   getTool,
   inputFields,
+  isBusy,
+  isTerminal,
   isToolsError,
   ToolsError,
   useTool,
@@ -115,7 +117,7 @@ export function ToolRunner<T extends ToolId>({ tool, input, onResult, accept, ma
   const formRef = useRef<HTMLFormElement>(null)
 
   const { phase, error, result, job } = hook
-  const busy = phase === 'submitting' || phase === 'pending' || phase === 'running'
+  const busy = isBusy(phase)
   const formInput = readForm(fields, values)
   const optionsIssue: ValidationIssue = {
     field: OPTIONS,
@@ -219,7 +221,7 @@ export function ToolRunner<T extends ToolId>({ tool, input, onResult, accept, ma
     </div>
   )
 
-  const finished = phase === 'succeeded' || phase === 'failed'
+  const finished = isTerminal(phase)
   // The upload form shows its own errors; the job's failure is told by its progress.
   const showNotice = error && !isFileTool && !(job && error.kind === 'job-failed')
 

@@ -2,10 +2,10 @@
 import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react'
 import type { Accept } from 'react-dropzone'
 import {
+  isBusy,
   useTool,
   type FileToolId,
   type ToolInput,
-  type ToolPhase,
   type UseToolResult,
 } from '../react/index.js'
 import { cx, type RootProps } from './classNames.js'
@@ -42,9 +42,6 @@ export interface UploadFormProps<T extends FileToolId = FileToolId> extends Omit
    */
   onSubmitted?: (input: UploadInput) => void
 }
-
-/** Phases in which a run is under way: the form is locked until it ends. */
-const IN_FLIGHT: ReadonlySet<ToolPhase> = new Set(['submitting', 'pending', 'running'])
 
 /**
  * A form for one file tool: pick or drop a file (`FileDrop`), add the `children` fields,
@@ -93,7 +90,8 @@ function UploadFormView<T extends FileToolId>({
   const messages = useMessages()
   const [file, setFile] = useState<File | null>(null)
   const { phase, error, uploadProgress, run, reset, retry } = state
-  const inFlight = IN_FLIGHT.has(phase)
+  // A run under way locks the form until it ends.
+  const inFlight = isBusy(phase)
   // A job's own failure belongs to its progress (`<JobProgress>`), not to the form that sent it.
   const failed = phase === 'failed' && error !== null && error.kind !== 'job-failed'
 
