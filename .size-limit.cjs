@@ -8,14 +8,16 @@ module.exports = [
     path: 'dist/entries/client.js',
     import: '{ createToolsClient }',
     gzip: true,
-    limit: '10 kB',
+    // 10 kB until artifacts' Content-Disposition names and the `unexpected` kind (about 0.25 kB).
+    limit: '10.25 kB',
   },
   {
     name: "import { ToolsProvider, useValuationReport } from '@cabinet/tools-react'",
     path: 'dist/entries/index.js',
     import: '{ ToolsProvider, useValuationReport }',
     gzip: true,
-    limit: '12 kB',
+    // 12 kB until the same client additions (see above).
+    limit: '12.25 kB',
   },
   {
     name: "import { ToolRunner } from '@cabinet/tools-react'",

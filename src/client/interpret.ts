@@ -74,31 +74,14 @@ const DENIES_ACCESS = /access|belong|owner|forbidden|denied|not allowed|permissi
 /** A 403 or 404 on a listing tool that speaks of the listing and of access, and not of a scope. */
 function isListingAccessError({ status, body, tool }: { status: number; body: unknown; tool: ToolDefinition }) {
   if (!tool.listing || (status !== 403 && status !== 404)) return false
-  const text = textOf(body)
-  return NAMES_LISTING.test(text) && DENIES_ACCESS.test(text) && !/scope/i.test(text)
-}
-
-/**
- * The words of a body, for matching: its strings and field names, to a bounded depth and
- * length, so a hostile or broken body (nested thousands deep) cannot overflow the stack.
- */
-function textOf(body: unknown): string {
-  const parts: string[] = []
-  let length = 0
-  const visit = (value: unknown, depth: number): void => {
-    if (depth > 20 || length > 10_000) return
-    if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') {
-      parts.push(String(value))
-      length += parts.at(-1)!.length
-    } else if (value && typeof value === 'object') {
-      for (const [key, item] of Object.entries(value)) {
-        if (!Array.isArray(value)) parts.push(key)
-        visit(item, depth + 1)
-      }
-    }
+  let text: string
+  try {
+    text = typeof body === 'string' ? body : JSON.stringify(body ?? '')
+  } catch {
+    // Nested deeper than JSON.stringify can go: its own message is all that can be read.
+    text = errorMessage(body) ?? ''
   }
-  visit(body, 0)
-  return parts.join(' ')
+  return NAMES_LISTING.test(text) && DENIES_ACCESS.test(text) && !/scope/i.test(text)
 }
 
 export const defaultInterpretation: Interpretation = {
