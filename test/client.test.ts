@@ -1,11 +1,18 @@
 // @vitest-environment node
 import { http, HttpResponse } from 'msw'
-import { describe, expect, it, vi } from 'vitest'
+import { describe, expect, it, onTestFinished, vi } from 'vitest'
 import { MOCK_BASE_URL, MOCK_KEYS, exampleInput } from '../src/mock/index.js'
 import { isToolsError, TOOLS, ToolsError, VALIDATION_MESSAGES, type ToolId } from '../src/tools/index.js'
+import { fakeClock } from './support/clock.js'
 import { fastClient, pngFile, setupMockService } from './support/service.js'
 
 const { service, server } = setupMockService()
+// Fake time for the tests that measure it: the client's waits and the service's clock move together.
+const clock = fakeClock(server, { each: false })
+function onFakeTime(now?: Date) {
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'], now })
+  onTestFinished(() => void vi.useRealTimers())
+}
 const demo = () => fastClient(MOCK_KEYS.demo)
 
 async function failure(promise: Promise<unknown>): Promise<ToolsError> {
@@ -230,11 +237,15 @@ describe('retries never bill twice', () => {
   })
 
   it('Retry-After as an HTTP date is honoured', async () => {
-    service.inject({ match: { kind: 'call' }, fault: 'rate-limit', retryAfter: new Date(Date.now() + 1000), times: 1 })
-    const started = Date.now()
-    await demo().run('valuation/rent', { propertyCategory: 'flat', totalArea: 40, city: 'Omsk' })
-    expect(Date.now() - started).toBeGreaterThanOrEqual(200)
+    // On a whole second, so the date (which has no milliseconds) says exactly two seconds.
+    onFakeTime(new Date('2026-03-01T12:00:00.000Z'))
+    service.inject({ match: { kind: 'call' }, fault: 'rate-limit', retryAfter: new Date(Date.now() + 2000), times: 1 })
+    const rent = demo().run('valuation/rent', { propertyCategory: 'flat', totalArea: 40, city: 'Omsk' })
+    await clock.advance(1990)
+    expect(calls().map((entry) => entry.status)).toEqual([429])
+    await clock.drive(rent)
     expect(calls().map((entry) => entry.status)).toEqual([429, 200])
+    expect(calls()[1]!.at - calls()[0]!.at).toBeGreaterThanOrEqual(2000)
   })
 
   it('a lost answer to a job-creating POST is retried with its key and billed once', async () => {
@@ -287,11 +298,12 @@ describe('retries never bill twice', () => {
 
 describe('polling', () => {
   it.each(['completed', 'done', 'success'] as const)('goes through the intermediate status to %s', async (status) => {
+    onFakeTime()
     service.setOutcome(() => status)
     const seen: string[] = []
-    const job = await demo().run('floorplan/create', exampleInput('floorplan/create'), {
+    const job = await clock.drive(demo().run('floorplan/create', exampleInput('floorplan/create'), {
       onJob: (read) => seen.push(read.status),
-    })
+    }))
     expect(job).toMatchObject({ status, phase: 'succeeded' })
     expect(seen).toContain('processing')
     expect(seen.at(-1)).toBe(status)

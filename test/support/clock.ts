@@ -11,17 +11,18 @@ import { afterEach, beforeEach, vi } from 'vitest'
  * Use the returned `advance(ms)` to move time, and `until(check)` where Testing Library's
  * `waitFor` would be (its own timers are fake too and would never fire).
  */
-export function fakeClock(server: SetupServer) {
+export function fakeClock(server: SetupServer, { each = true }: { each?: boolean } = {}) {
   let inFlight = 0
   server.events.on('request:start', () => void inFlight++)
   server.events.on('request:end', () => void inFlight--)
 
   beforeEach(() => {
     inFlight = 0
-    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] })
+    // `each: false`: the tests that want fake time install it themselves.
+    if (each) vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] })
   })
   afterEach(() => {
-    vi.useRealTimers()
+    if (each) vi.useRealTimers()
   })
 
   /** Real turns of the event loop until no request is being answered (bounded: an answer may itself wait on fake time). */
