@@ -1,5 +1,5 @@
 import '@testing-library/jest-dom/vitest'
-import { render, screen, waitFor, within } from '@testing-library/react'
+import { render, screen, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { http, HttpResponse } from 'msw'
 import type { ReactNode } from 'react'
@@ -10,9 +10,11 @@ import { artifactFileName } from '../src/components/artifactFile.js'
 import { exampleInput, MOCK_BASE_URL, MOCK_KEYS } from '../src/mock/index.js'
 import { TOOLS, ToolsProvider, type ToolId } from '../src/react/index.js'
 import { stubObjectUrls } from './support/objectUrls.js'
+import { fakeClock } from './support/clock.js'
 import { fastClient, setupMockService } from './support/service.js'
 
 const { service, server } = setupMockService()
+const { until, drive } = fakeClock(server)
 
 stubObjectUrls()
 
@@ -23,7 +25,7 @@ function Provider({ apiKey = MOCK_KEYS.demo, children }: { apiKey?: string; chil
 
 /** The first result link of a real run on the mock, made with the demo key. */
 async function linkOf(tool: ToolId): Promise<string> {
-  const result = await fastClient(MOCK_KEYS.demo).run(tool, exampleInput(tool) as never)
+  const result = await drive(fastClient(MOCK_KEYS.demo).run(tool, exampleInput(tool) as never))
   return result.artifacts[0]!
 }
 
@@ -31,7 +33,7 @@ async function linkOf(tool: ToolId): Promise<string> {
 const viewerIn = (container: HTMLElement) => container.querySelector<HTMLElement>('.ct-artifact-viewer')!
 
 async function ready(container: HTMLElement) {
-  await waitFor(() => expect(viewerIn(container)).toHaveAttribute('data-state', 'ready'))
+  await until(() => expect(viewerIn(container)).toHaveAttribute('data-state', 'ready'))
   return viewerIn(container)
 }
 
@@ -116,7 +118,7 @@ describe('<ArtifactViewer>', () => {
     expect(sandbox).not.toMatch(/allow-same-origin/)
     expect(frame).toHaveAttribute('title', 'Preview of the generated page')
     // Shown from its text: no blob: URL of the page exists that could be opened as a page of the host.
-    await waitFor(() => expect(frame.getAttribute('srcdoc')).toMatch(/<html/i))
+    await until(() => expect(frame.getAttribute('srcdoc')).toMatch(/<html/i))
     expect(frame).not.toHaveAttribute('src')
     // Nothing of the page itself reaches the host's DOM.
     expect(viewer.querySelectorAll('iframe ~ *, .ct-artifact-viewer__preview > :not(iframe)')).toHaveLength(0)
@@ -206,7 +208,7 @@ describe('<ArtifactViewer>', () => {
   })
 
   it.each(TOOLS.map((tool) => tool.id))('shows every link of %s, each with a download', async (tool) => {
-    const result = await fastClient(MOCK_KEYS.demo).run(tool, exampleInput(tool) as never)
+    const result = await drive(fastClient(MOCK_KEYS.demo).run(tool, exampleInput(tool) as never))
     const { container } = render(
       <Provider>
         {result.artifacts.map((url) => (
@@ -216,7 +218,7 @@ describe('<ArtifactViewer>', () => {
     )
     const viewers = () => [...container.querySelectorAll<HTMLElement>('.ct-artifact-viewer')]
     expect(viewers()).toHaveLength(result.artifacts.length)
-    await waitFor(() => expect(viewers().every((viewer) => viewer.dataset.state === 'ready')).toBe(true))
+    await until(() => expect(viewers().every((viewer) => viewer.dataset.state === 'ready')).toBe(true))
     for (const viewer of viewers()) {
       expect(within(viewer).getByRole('link', { name: /Download/ })).toHaveAttribute('download')
     }
@@ -229,7 +231,7 @@ describe('<ArtifactViewer>', () => {
         <ArtifactViewer url={url} />
       </Provider>,
     )
-    await waitFor(() => expect(viewerIn(container)).toHaveAttribute('data-state', 'error'))
+    await until(() => expect(viewerIn(container)).toHaveAttribute('data-state', 'error'))
     const notice = screen.getByRole('alert')
     expect(notice).toHaveAttribute('data-kind', 'not-found')
     expect(notice).toHaveTextContent('No such job or file for this API key.')
@@ -247,9 +249,9 @@ describe('<ArtifactViewer>', () => {
         <ArtifactViewer url={url} />
       </Provider>,
     )
-    const notice = await screen.findByRole('alert')
+    const notice = await until(() => screen.getByRole('alert'))
     expect(notice).toHaveAttribute('data-kind', 'network')
-    await userEvent.click(within(notice).getByRole('button', { name: 'Try again' }))
+    await drive(userEvent.click(within(notice).getByRole('button', { name: 'Try again' })))
     await ready(container)
     expect(screen.getByRole('img')).toBeInTheDocument()
   })

@@ -7,9 +7,11 @@ import { ArtifactViewer, JobProgress, ResultView, ToolRunner, UploadForm, type J
 import { MOCK_BASE_URL, MOCK_KEYS } from '../src/mock/index.js'
 import { ToolsProvider } from '../src/react/index.js'
 import { stubObjectUrls } from './support/objectUrls.js'
+import { fakeClock } from './support/clock.js'
 import { setupMockService } from './support/service.js'
 
-const { service } = setupMockService()
+const { service, server } = setupMockService()
+const { until, drive } = fakeClock(server)
 stubObjectUrls()
 
 function Provider({ children }: { children?: ReactNode }) {
@@ -107,8 +109,8 @@ describe('<ToolRunner maxSize accept>', () => {
     })
     const input = container.querySelector<HTMLInputElement>('input[type="file"]')!
     expect(input.accept).toBe('video/mp4,.mp4')
-    await userEvent.upload(input, new File([new Uint8Array(500)], 'tour.mp4', { type: 'video/mp4' }))
-    expect(await screen.findByRole('alert')).toHaveTextContent('“tour.mp4” is larger than 100 bytes.')
+    await drive(userEvent.upload(input, new File([new Uint8Array(500)], 'tour.mp4', { type: 'video/mp4' })))
+    expect(await until(() => screen.getByRole('alert'))).toHaveTextContent('“tour.mp4” is larger than 100 bytes.')
     expect(service.log).toHaveLength(0)
   })
 })

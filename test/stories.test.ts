@@ -9,10 +9,12 @@ import { MOCK_BASE_URL, MOCK_KEYS } from '../src/mock/index.js'
 import { TOOLS, type ToolId } from '../src/tools/index.js'
 import * as toolStories from '../stories/tools.stories.js'
 import { stubObjectUrls } from './support/objectUrls.js'
+import { fakeClock } from './support/clock.js'
 import { setupMockService } from './support/service.js'
 
 const { default: meta, ...stories } = toolStories
-const { service } = setupMockService()
+const { service, server } = setupMockService()
+const { drive } = fakeClock(server)
 stubObjectUrls()
 
 /** `valuation/rent` → `ValuationRent`: the export name a tool's story has. */
@@ -46,7 +48,7 @@ describe('tool stories', () => {
       )
       expect(container.querySelector('.ct-tool-runner')).toHaveProperty('dataset.state', 'idle')
       const context = { canvasElement: container, globals: { locale: 'en' }, userEvent: userEvent.setup() }
-      await story.play!(context as never)
+      await drive(story.play!(context as never) as Promise<void>)
       expect(container.querySelector('.ct-tool-runner')).toHaveProperty('dataset.state', 'succeeded')
       expect(service.log.filter((entry) => entry.kind === 'call' && entry.tool === tool)).toHaveLength(1)
       expect(service.bills()).toBe(1)
