@@ -4,6 +4,19 @@ import { defineConfig, globalIgnores } from 'eslint/config'
 import globals from 'globals'
 import tseslint from 'typescript-eslint'
 
+
+/**
+ * A folder's import rule: a relative import that leaves the folder must name one of `allowed`
+ * (paths under src, e.g. `tools/index.js`); `packages` lists bare imports it must not make.
+ */
+function layer(files, allowed, message, packages = []) {
+  const escaped = allowed.map((path) => path.replace(/[.]/g, '\\.'))
+  const regex = allowed.length > 0 ? `^\\.\\./(?!(${escaped.join('|')})$)` : '^\\.\\./'
+  const patterns = [{ regex, message }]
+  if (packages.length > 0) patterns.push({ group: packages, message })
+  return [{ files: [files], rules: { 'no-restricted-imports': ['error', { patterns }] } }]
+}
+
 export default defineConfig([
   // Build output and generated files: not ours to lint.
   globalIgnores(['dist/', 'storybook-static/', 'coverage/', 'public/mockServiceWorker.js', 'examples/*/.next/', 'examples/*/next-env.d.ts']),
@@ -14,4 +27,12 @@ export default defineConfig([
     // The kit runs in browsers; its scripts, configs and tests run in Node.
     languageOptions: { globals: { ...globals.browser, ...globals.node } },
   },
+  // The layers, enforced: client ← tools ← react ← components, mock and server beside on tools.
+  // Each folder names the one surface below it that it may import; anything else up a folder is refused.
+  ...layer('src/client/**', [], 'client is the bottom layer: it imports no other folder of src, and no React.', ['react', 'react-dom', '@tanstack/*']),
+  ...layer('src/tools/**', ['client/index.js'], 'tools imports only the client\'s public surface (../client/index.js).', ['react', 'react-dom', '@tanstack/*']),
+  ...layer('src/react/*.{ts,tsx}', ['tools/index.js', 'tools/internal.js'], 'react imports only tools (../tools/index.js, ../tools/internal.js).'),
+  ...layer('src/components/**', ['react/index.js'], 'components import only the React layer (../react/index.js).'),
+  ...layer('src/mock/*.ts', ['tools/index.js'], 'mock imports only the public surface of tools (../tools/index.js).', ['react', 'react-dom', '@tanstack/*']),
+  ...layer('src/server/**', ['tools/index.js', 'tools/internal.js'], 'server imports only tools (../tools/index.js).', ['react', 'react-dom', '@tanstack/*']),
 ])

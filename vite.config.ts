@@ -38,6 +38,8 @@ export default defineConfig({
           environment: 'jsdom',
           include: ['test/**/*.test.{ts,tsx}'],
           setupFiles: ['test/setup.ts'],
+          // Type contracts (`*.test-d.ts`, expectTypeOf and @ts-expect-error) are checked by tsc in the same run.
+          typecheck: { enabled: true, include: ['test/**/*.test-d.ts'], tsconfig: 'tsconfig.json' },
         },
       },
       // Every story as a test in headless Chromium: rendered, its play function run, then checked

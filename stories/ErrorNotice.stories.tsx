@@ -100,7 +100,7 @@ export const Unknown: Story = {
   args: { error: new Error('Something odd') },
   play: async ({ canvas, globals }) => {
     const m = storyMessages({ globals })
-    await expect(canvas.getByText(m.errors.unknown.title)).toBeVisible()
+    await expect(canvas.getByText(m.errors.unexpected.title)).toBeVisible()
     await expect(canvas.getByRole('button', { name: m.errors.retry })).toBeEnabled()
   },
 }

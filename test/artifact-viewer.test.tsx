@@ -1,18 +1,20 @@
 import '@testing-library/jest-dom/vitest'
-import { render, screen, waitFor, within } from '@testing-library/react'
+import { render, screen, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { http, HttpResponse } from 'msw'
 import type { ReactNode } from 'react'
 import { renderToString } from 'react-dom/server'
 import { describe, expect, it } from 'vitest'
 import { ArtifactViewer } from '../src/components/index.js'
-import { artifactFileName, opensSafelyInATab } from '../src/components/artifactFile.js'
+import { artifactFileName } from '../src/components/artifactFile.js'
 import { exampleInput, MOCK_BASE_URL, MOCK_KEYS } from '../src/mock/index.js'
 import { TOOLS, ToolsProvider, type ToolId } from '../src/react/index.js'
 import { stubObjectUrls } from './support/objectUrls.js'
+import { fakeClock } from './support/clock.js'
 import { fastClient, setupMockService } from './support/service.js'
 
 const { service, server } = setupMockService()
+const { until, drive } = fakeClock(server)
 
 stubObjectUrls()
 
@@ -23,7 +25,7 @@ function Provider({ apiKey = MOCK_KEYS.demo, children }: { apiKey?: string; chil
 
 /** The first result link of a real run on the mock, made with the demo key. */
 async function linkOf(tool: ToolId): Promise<string> {
-  const result = await fastClient(MOCK_KEYS.demo).run(tool, exampleInput(tool) as never)
+  const result = await drive(fastClient(MOCK_KEYS.demo).run(tool, exampleInput(tool) as never))
   return result.artifacts[0]!
 }
 
@@ -31,7 +33,7 @@ async function linkOf(tool: ToolId): Promise<string> {
 const viewerIn = (container: HTMLElement) => container.querySelector<HTMLElement>('.ct-artifact-viewer')!
 
 async function ready(container: HTMLElement) {
-  await waitFor(() => expect(viewerIn(container)).toHaveAttribute('data-state', 'ready'))
+  await until(() => expect(viewerIn(container)).toHaveAttribute('data-state', 'ready'))
   return viewerIn(container)
 }
 
@@ -95,8 +97,10 @@ describe('<ArtifactViewer>', () => {
     expect(viewer).toHaveAttribute('data-kind', 'pdf')
     const frame = viewer.querySelector('iframe')!
     expect(frame.getAttribute('src')).toMatch(/^blob:/)
-    expect(frame.getAttribute('title')).toMatch(/^PDF document: .+\.pdf$/)
-    expect(screen.getByRole('link', { name: /Download/ }).getAttribute('download')).toMatch(/\.pdf$/)
+    // The file's name: what a browser's own PDF viewer would otherwise show is the blob: URL's id.
+    const name = screen.getByRole('link', { name: /Download/ }).getAttribute('download')!
+    expect(name).toMatch(/^[a-z-]+\.pdf$/)
+    expect(frame).toHaveAttribute('title', name)
   })
 
   it('shows a generated site in a sandbox that can neither run scripts nor act as the host, and never in the page', async () => {
@@ -113,13 +117,75 @@ describe('<ArtifactViewer>', () => {
     expect(sandbox).not.toMatch(/allow-scripts/)
     expect(sandbox).not.toMatch(/allow-same-origin/)
     expect(frame).toHaveAttribute('title', 'Preview of the generated page')
-    expect(frame.getAttribute('src')).toMatch(/^blob:/)
-    expect(frame).not.toHaveAttribute('srcdoc')
+    // Shown from its text: no blob: URL of the page exists that could be opened as a page of the host.
+    await until(() => expect(frame.getAttribute('srcdoc')).toMatch(/<html/i))
+    expect(frame).not.toHaveAttribute('src')
     // Nothing of the page itself reaches the host's DOM.
     expect(viewer.querySelectorAll('iframe ~ *, .ct-artifact-viewer__preview > :not(iframe)')).toHaveLength(0)
-    expect(screen.getByRole('link', { name: /Download/ }).getAttribute('download')).toMatch(/\.html$/)
+    const download = screen.getByRole('link', { name: /Download/ })
+    expect(download.getAttribute('download')).toMatch(/\.html$/)
+    // The download is a copy a browser saves rather than runs, even when opened from the context menu.
+    expect(download.getAttribute('href')).toMatch(/^blob:.*#application\/octet-stream$/)
     // A blob: URL has the host's origin: opening the page in a tab would run it as the host.
     expect(screen.queryByRole('link', { name: /Open in a new tab/ })).toBeNull()
+  })
+
+  it('titles a PDF frame and its download with the name the service gives, not the link’s id', async () => {
+    const url = `${MOCK_BASE_URL}/artifacts/0b6f3c2e-9a51-4d7e-8c1a-5f0e2d9b7a44`
+    server.use(
+      http.get(url, () =>
+        new HttpResponse('%PDF-1.4\n%%EOF\n', {
+          headers: { 'Content-Type': 'application/pdf', 'Content-Disposition': `inline; filename="brochure.pdf"; filename*=UTF-8''Brochure%20%E2%80%94%20Kazan.pdf` },
+        }),
+      ),
+    )
+    const { container } = render(
+      <Provider>
+        <ArtifactViewer url={url} />
+      </Provider>,
+    )
+    const viewer = await ready(container)
+    expect(viewer.querySelector('iframe')).toHaveAttribute('title', 'Brochure — Kazan.pdf')
+    expect(screen.getByRole('link', { name: /Download/ })).toHaveAttribute('download', 'Brochure — Kazan.pdf')
+    expect(viewer).not.toHaveTextContent('0b6f3c2e')
+  })
+
+  it.each([
+    ['an SVG', 'image/svg+xml', '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'],
+    ['an XML file', 'text/xml', '<a/>'],
+    ['an untyped file', '', new TextEncoder().encode('<script>alert(1)</script>')],
+  ])('keeps %s to a download-only copy: no preview, no tab, no blob: URL of its own type', async (_name, type, body) => {
+    const url = `${MOCK_BASE_URL}/artifacts/active/file`
+    server.use(http.get(url, () => new HttpResponse(body, { headers: type ? { 'Content-Type': type } : {} })))
+    const { container } = render(
+      <Provider>
+        <ArtifactViewer url={url} />
+      </Provider>,
+    )
+    const viewer = await ready(container)
+    expect(viewer).toHaveAttribute('data-kind', 'file')
+    expect(viewer.querySelector('img, iframe, object, embed')).toBeNull()
+    expect(screen.getByRole('link', { name: /Download/ }).getAttribute('href')).toMatch(/#application\/octet-stream$/)
+    expect(screen.queryByRole('link', { name: /Open in a new tab/ })).toBeNull()
+    for (const link of viewer.querySelectorAll('a[href]')) expect(link.getAttribute('href')).not.toMatch(/#(text|image|application)\/(html|svg|xhtml|xml)/)
+  })
+
+  it('cleans the name a download gets of controls and direction overrides', async () => {
+    const url = `${MOCK_BASE_URL}/artifacts/rtl/x`
+    server.use(
+      http.get(url, () =>
+        new HttpResponse('%PDF-1.4\n%%EOF\n', {
+          headers: { 'Content-Type': 'application/pdf', 'Content-Disposition': `attachment; filename*=UTF-8''invoice%E2%80%AEfdp.exe%0A` },
+        }),
+      ),
+    )
+    const { container } = render(
+      <Provider>
+        <ArtifactViewer url={url} />
+      </Provider>,
+    )
+    await ready(container)
+    expect(screen.getByRole('link', { name: /Download/ })).toHaveAttribute('download', 'invoice_fdp.exe')
   })
 
   it('offers any other file as a card with its name, size and download', async () => {
@@ -142,7 +208,7 @@ describe('<ArtifactViewer>', () => {
   })
 
   it.each(TOOLS.map((tool) => tool.id))('shows every link of %s, each with a download', async (tool) => {
-    const result = await fastClient(MOCK_KEYS.demo).run(tool, exampleInput(tool) as never)
+    const result = await drive(fastClient(MOCK_KEYS.demo).run(tool, exampleInput(tool) as never))
     const { container } = render(
       <Provider>
         {result.artifacts.map((url) => (
@@ -152,7 +218,7 @@ describe('<ArtifactViewer>', () => {
     )
     const viewers = () => [...container.querySelectorAll<HTMLElement>('.ct-artifact-viewer')]
     expect(viewers()).toHaveLength(result.artifacts.length)
-    await waitFor(() => expect(viewers().every((viewer) => viewer.dataset.state === 'ready')).toBe(true))
+    await until(() => expect(viewers().every((viewer) => viewer.dataset.state === 'ready')).toBe(true))
     for (const viewer of viewers()) {
       expect(within(viewer).getByRole('link', { name: /Download/ })).toHaveAttribute('download')
     }
@@ -165,7 +231,7 @@ describe('<ArtifactViewer>', () => {
         <ArtifactViewer url={url} />
       </Provider>,
     )
-    await waitFor(() => expect(viewerIn(container)).toHaveAttribute('data-state', 'error'))
+    await until(() => expect(viewerIn(container)).toHaveAttribute('data-state', 'error'))
     const notice = screen.getByRole('alert')
     expect(notice).toHaveAttribute('data-kind', 'not-found')
     expect(notice).toHaveTextContent('No such job or file for this API key.')
@@ -183,9 +249,9 @@ describe('<ArtifactViewer>', () => {
         <ArtifactViewer url={url} />
       </Provider>,
     )
-    const notice = await screen.findByRole('alert')
+    const notice = await until(() => screen.getByRole('alert'))
     expect(notice).toHaveAttribute('data-kind', 'network')
-    await userEvent.click(within(notice).getByRole('button', { name: 'Try again' }))
+    await drive(userEvent.click(within(notice).getByRole('button', { name: 'Try again' })))
     await ready(container)
     expect(screen.getByRole('img')).toBeInTheDocument()
   })
@@ -227,17 +293,20 @@ describe('artifact file names', () => {
     expect(artifactFileName(`${MOCK_BASE_URL}/artifacts/a1/site`, 'text/html; charset=utf-8')).toBe('site.html')
     expect(artifactFileName(`${MOCK_BASE_URL}/artifacts/a1/notes.txt`, 'application/pdf')).toBe('notes.txt')
     expect(artifactFileName(`${MOCK_BASE_URL}/artifacts/a1/100%`, '')).toBe('100%')
-    expect(artifactFileName(`${MOCK_BASE_URL}/artifacts/a1/..%2Fescape`, '')).toBe('.._escape')
+    expect(artifactFileName(`${MOCK_BASE_URL}/artifacts/a1/..%2Fescape`, '')).toBe('_escape')
     expect(artifactFileName(`${MOCK_BASE_URL}/`, 'video/mp4')).toBe('v1.mp4')
     expect(artifactFileName('/', 'video/mp4')).toBe('download.mp4')
   })
 
-  it('opens only passive types in a tab', () => {
-    for (const type of ['image/png', 'video/mp4', 'application/pdf', 'text/plain; charset=utf-8']) {
-      expect(opensSafelyInATab(type)).toBe(true)
-    }
-    for (const type of ['text/html', 'application/xhtml+xml', 'image/svg+xml', 'text/xml', '', 'application/octet-stream']) {
-      expect(opensSafelyInATab(type)).toBe(false)
-    }
+  it('cleans what could disguise or misplace a file', () => {
+    const link = `${MOCK_BASE_URL}/artifacts/a1/x`
+    expect(artifactFileName(link, 'application/pdf', 'invoice\u202Efdp.exe')).toBe('invoice_fdp.exe')
+    expect(artifactFileName(link, 'application/pdf', '\u2066report\u2069\u0007.pdf')).toBe('_report__.pdf')
+    expect(artifactFileName(link, 'application/pdf', '../../etc/passwd')).toBe('_.._etc_passwd.pdf')
+    expect(artifactFileName(link, 'text/plain', 'a\r\nb:c*?.txt')).toBe('a__b_c__.txt')
+    expect(artifactFileName(link, 'image/png', ' .hidden ')).toBe('hidden.png')
+    expect(artifactFileName(link, 'image/png', '\u202E')).toBe('_.png')
+    expect(artifactFileName(link, 'image/png', '...')).toBe('download.png')
+    expect(artifactFileName(`${MOCK_BASE_URL}/artifacts/a1/bill%E2%80%AEgpj.exe`, '')).toBe('bill_gpj.exe')
   })
 })

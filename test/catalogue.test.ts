@@ -1,7 +1,7 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest'
 import { ALL_SCOPES, MOCK_ACCOUNTS, MOCK_KEYS } from '../src/mock/index.js'
-import { inputFields, TOOLS } from '../src/tools/index.js'
+import { inputFields, isBusy, isTerminal, mediaType, TOOLS } from '../src/tools/index.js'
 
 describe('tool catalogue', () => {
   it('has the thirteen tools of the spec', () => {
@@ -35,5 +35,20 @@ describe('derived from the catalogue', () => {
     const demo = MOCK_ACCOUNTS.find((account) => MOCK_KEYS.demo in account.keys)!
     expect(demo.keys[MOCK_KEYS.demo]).toEqual(ALL_SCOPES)
     expect(demo.keys[MOCK_KEYS.limited]).toEqual(['tools:rent'])
+  })
+})
+
+describe('one rule each', () => {
+  it('phases: busy while submitting, pending or running; terminal once succeeded or failed', () => {
+    const phases = ['idle', 'submitting', 'pending', 'running', 'succeeded', 'failed', undefined] as const
+    expect(phases.filter((phase) => isBusy(phase))).toEqual(['submitting', 'pending', 'running'])
+    expect(phases.filter((phase) => isTerminal(phase))).toEqual(['succeeded', 'failed'])
+  })
+
+  it('media types: without parameters, lower case', () => {
+    expect(mediaType('Text/HTML; charset=utf-8')).toBe('text/html')
+    expect(mediaType('multipart/form-data; boundary=x')).toBe('multipart/form-data')
+    expect(mediaType('')).toBe('')
+    expect(mediaType(null)).toBe('')
   })
 })

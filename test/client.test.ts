@@ -1,11 +1,18 @@
 // @vitest-environment node
 import { http, HttpResponse } from 'msw'
-import { describe, expect, it, vi } from 'vitest'
+import { describe, expect, it, onTestFinished, vi } from 'vitest'
 import { MOCK_BASE_URL, MOCK_KEYS, exampleInput } from '../src/mock/index.js'
 import { isToolsError, TOOLS, ToolsError, VALIDATION_MESSAGES, type ToolId } from '../src/tools/index.js'
+import { fakeClock } from './support/clock.js'
 import { fastClient, pngFile, setupMockService } from './support/service.js'
 
 const { service, server } = setupMockService()
+// Fake time for the tests that measure it: the client's waits and the service's clock move together.
+const clock = fakeClock(server, { each: false })
+function onFakeTime(now?: Date) {
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'], now })
+  onTestFinished(() => void vi.useRealTimers())
+}
 const demo = () => fastClient(MOCK_KEYS.demo)
 
 async function failure(promise: Promise<unknown>): Promise<ToolsError> {
@@ -126,6 +133,30 @@ describe('every error kind', () => {
     expect(error.scope).toBeUndefined()
   })
 
+  it('listing tool 403 with a body nested thousands deep: still a typed error', async () => {
+    const depth = 5000
+    const nested = '{"a":'.repeat(depth) + '1' + '}'.repeat(depth)
+    const deep = `{"message":"This listing is not yours: access denied","detail":${nested}}`
+    server.use(
+      http.post(`${MOCK_BASE_URL}/site/create`, () => new HttpResponse(deep, { status: 403, headers: { 'Content-Type': 'application/json' } })),
+    )
+    const error = await failure(demo().run('site/create', { objectId: 'obj_demo' }))
+    expect(error).toMatchObject({ kind: 'listing-access', status: 403 })
+  })
+
+  it('unexpected: anything else that fails inside a call is a ToolsError of its own kind, not network', async () => {
+    const client = fastClient(MOCK_KEYS.demo, {
+      interpret: {
+        artifacts: () => {
+          throw new TypeError('broken override')
+        },
+      },
+    })
+    const error = await failure(client.run('valuation/rent', exampleInput('valuation/rent')))
+    expect(error).toMatchObject({ kind: 'unexpected', tool: 'valuation/rent', message: 'broken override' })
+    expect(error.cause).toBeInstanceOf(TypeError)
+  })
+
   it('bad-request: a 400', async () => {
     server.use(http.post(`${MOCK_BASE_URL}/valuation/express`, () => HttpResponse.json({ message: 'no' }, { status: 400 })))
     const error = await failure(demo().run('valuation/express', {}))
@@ -171,15 +202,25 @@ describe('every error kind', () => {
   })
 
   it('aborted: a signal stops the wait, and no poll follows', async () => {
-    service.freezeJobs()
-    const controller = new AbortController()
-    const running = demo().run('avatar/video', {}, { signal: controller.signal, pollInterval: 20 })
-    await vi.waitFor(() => expect(calls()).toHaveLength(1), { interval: 5 })
-    controller.abort()
-    expect((await failure(running)).kind).toBe('aborted')
-    const polls = service.log.filter((entry) => entry.kind === 'poll').length
-    await new Promise((resolve) => setTimeout(resolve, 60))
-    expect(service.log.filter((entry) => entry.kind === 'poll')).toHaveLength(polls)
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] })
+    try {
+      const polls = () => service.log.filter((entry) => entry.kind === 'poll')
+      const controller = new AbortController()
+      const running = demo().run('avatar/video', {}, { signal: controller.signal, pollInterval: 20 })
+      // vi.waitFor runs on the real clock; only the client's and the service's time is fake.
+      await vi.waitFor(() => expect(calls()).toHaveLength(1), { interval: 1 })
+      await vi.advanceTimersByTimeAsync(20)
+      await vi.waitFor(() => expect(polls()).toHaveLength(1), { interval: 1 })
+      controller.abort()
+      expect((await failure(running)).kind).toBe('aborted')
+      // Ten poll intervals later, still the one read from before the abort.
+      await vi.advanceTimersByTimeAsync(200)
+      // Real turns of the event loop: a poll sent in those 200 ms would have been answered by now.
+      for (let turn = 0; turn < 50; turn++) await new Promise((resolve) => setImmediate(resolve))
+      expect(polls()).toHaveLength(1)
+    } finally {
+      vi.useRealTimers()
+    }
   })
 })
 
@@ -196,11 +237,15 @@ describe('retries never bill twice', () => {
   })
 
   it('Retry-After as an HTTP date is honoured', async () => {
-    service.inject({ match: { kind: 'call' }, fault: 'rate-limit', retryAfter: new Date(Date.now() + 1000), times: 1 })
-    const started = Date.now()
-    await demo().run('valuation/rent', { propertyCategory: 'flat', totalArea: 40, city: 'Omsk' })
-    expect(Date.now() - started).toBeGreaterThanOrEqual(200)
+    // On a whole second, so the date (which has no milliseconds) says exactly two seconds.
+    onFakeTime(new Date('2026-03-01T12:00:00.000Z'))
+    service.inject({ match: { kind: 'call' }, fault: 'rate-limit', retryAfter: new Date(Date.now() + 2000), times: 1 })
+    const rent = demo().run('valuation/rent', { propertyCategory: 'flat', totalArea: 40, city: 'Omsk' })
+    await clock.advance(1990)
+    expect(calls().map((entry) => entry.status)).toEqual([429])
+    await clock.drive(rent)
     expect(calls().map((entry) => entry.status)).toEqual([429, 200])
+    expect(calls()[1]!.at - calls()[0]!.at).toBeGreaterThanOrEqual(2000)
   })
 
   it('a lost answer to a job-creating POST is retried with its key and billed once', async () => {
@@ -253,11 +298,12 @@ describe('retries never bill twice', () => {
 
 describe('polling', () => {
   it.each(['completed', 'done', 'success'] as const)('goes through the intermediate status to %s', async (status) => {
+    onFakeTime()
     service.setOutcome(() => status)
     const seen: string[] = []
-    const job = await demo().run('floorplan/create', exampleInput('floorplan/create'), {
+    const job = await clock.drive(demo().run('floorplan/create', exampleInput('floorplan/create'), {
       onJob: (read) => seen.push(read.status),
-    })
+    }))
     expect(job).toMatchObject({ status, phase: 'succeeded' })
     expect(seen).toContain('processing')
     expect(seen.at(-1)).toBe(status)
@@ -295,6 +341,25 @@ describe('the key', () => {
     const error = await failure(demo().artifact('https://evil.example/artifacts/x.png'))
     expect(error).toMatchObject({ kind: 'validation', issues: [expect.objectContaining({ field: 'url', code: 'foreign-url' })] })
     expect(service.log).toHaveLength(0)
+  })
+
+  it('artifactFile: the name from Content-Disposition, filename* first', async () => {
+    const at = (name: string) => `${MOCK_BASE_URL}/artifacts/named/${name}`
+    server.use(
+      http.get(`${MOCK_BASE_URL}/artifacts/named/:case`, ({ params }) => {
+        const header = {
+          extended: `attachment; filename="fallback.pdf"; filename*=UTF-8''%D0%BE%D1%82%D1%87%D1%91%D1%82%20%E2%84%961.pdf`,
+          plain: 'attachment; filename="report \\"final\\".pdf"',
+          none: undefined,
+        }[params.case as string]
+        return new HttpResponse('%PDF-1.4', { headers: { 'Content-Type': 'application/pdf', ...(header ? { 'Content-Disposition': header } : {}) } })
+      }),
+    )
+    expect((await demo().artifactFile(at('extended'))).filename).toBe('отчёт №1.pdf')
+    expect((await demo().artifactFile(at('plain'))).filename).toBe('report "final".pdf')
+    const none = await demo().artifactFile(at('none'))
+    expect(none.filename).toBeUndefined()
+    expect(none.blob.type).toBe('application/pdf')
   })
 
   it('binds artifacts to the key that made them', async () => {

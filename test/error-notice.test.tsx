@@ -141,6 +141,7 @@ describe('<ErrorNotice>', () => {
       'network',
       'job-failed',
       'aborted',
+      'unexpected',
     ]
     const titles = new Set<string>()
     for (const kind of kinds) {
@@ -154,7 +155,7 @@ describe('<ErrorNotice>', () => {
 
     for (const thrown of [new Error('boom'), 'boom', undefined]) {
       const { unmount } = renderWithProvider(<ErrorNotice error={thrown} />)
-      expect(screen.getByRole('alert')).toHaveAttribute('data-kind', 'unknown')
+      expect(screen.getByRole('alert')).toHaveAttribute('data-kind', 'unexpected')
       expect(screen.getByRole('alert')).toHaveTextContent('Something went wrong')
       unmount()
     }

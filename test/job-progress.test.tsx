@@ -1,21 +1,22 @@
 import '@testing-library/jest-dom/vitest'
-import { act, render, screen, waitFor, within } from '@testing-library/react'
+import { act, render, screen, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import type { ReactNode } from 'react'
 import { renderToString } from 'react-dom/server'
-import { afterEach, describe, expect, it, vi } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { JobProgress } from '../src/components/index.js'
 import { exampleInput, MOCK_BASE_URL, MOCK_KEYS } from '../src/mock/index.js'
 import { ToolsProvider, type DeferredToolId, type Job } from '../src/react/index.js'
 import { stubObjectUrls } from './support/objectUrls.js'
+import { fakeClock } from './support/clock.js'
 import { fastClient, setupMockService } from './support/service.js'
 
 // Long enough to see the job queued (first third) and running, short enough for a quick suite.
-const { service } = setupMockService({ jobDuration: 300 })
+const { service, server } = setupMockService({ jobDuration: 300 })
 const POLL = 10
+const { advance, until, drive } = fakeClock(server)
 
 stubObjectUrls()
-afterEach(() => vi.useRealTimers())
 
 function Provider({ apiKey = MOCK_KEYS.demo, children }: { apiKey?: string; children?: ReactNode }) {
   return (
@@ -64,22 +65,25 @@ describe('<JobProgress tool jobId>', () => {
     expect(card(container)).toHaveTextContent('Checking the job…')
     const heard = recordAnnouncements(liveRegion(container))
 
-    await waitFor(() => expect(card(container)).toHaveAttribute('data-state', 'pending'))
+    await until(() => expect(card(container)).toHaveAttribute('data-state', 'pending'))
     expect(card(container)).toHaveTextContent('Queued')
-    await waitFor(() => expect(card(container)).toHaveAttribute('data-state', 'running'))
+    await until(() => expect(card(container)).toHaveAttribute('data-state', 'running'))
     // The phase, and the service's own word for it, small.
     expect(card(container)).toHaveTextContent('In progress (processing)')
-    await waitFor(() => expect(card(container)).toHaveAttribute('data-state', 'succeeded'))
+    await until(() => expect(card(container)).toHaveAttribute('data-state', 'succeeded'))
     expect(card(container)).toHaveTextContent('Done')
 
     const viewer = within(card(container)).getByRole('list', { name: 'Files' })
-    await waitFor(() => expect(viewer.querySelector('.ct-artifact-viewer')).toHaveAttribute('data-state', 'ready'))
+    await until(() => expect(viewer.querySelector('.ct-artifact-viewer')).toHaveAttribute('data-state', 'ready'))
     expect(viewer.querySelector('.ct-artifact-viewer')).toHaveAttribute('data-kind', 'pdf')
     expect(within(viewer).getByRole('link', { name: /Download/ })).toBeInTheDocument()
 
     // Many polls, one announcement per phase, and the end said exactly once.
     expect(heard).toEqual(['Job queued.', 'Job running.', 'Job finished.'])
-    await new Promise((resolve) => setTimeout(resolve, 10 * POLL))
+    const reads = service.log.length
+    await advance(10 * POLL)
+    // Finished means finished: no read after the end, and nothing more said.
+    expect(service.log).toHaveLength(reads)
     expect(heard.filter((text) => text === 'Job finished.')).toHaveLength(1)
     expect(liveRegion(container)).toHaveClass('ct-visually-hidden')
   })
@@ -95,10 +99,10 @@ describe('<JobProgress tool jobId>', () => {
     // Before the first read nothing is known: indeterminate.
     expect(bar()).not.toHaveAttribute('aria-valuenow')
     expect(bar()).not.toHaveAttribute('value')
-    await waitFor(() => expect(card(container)).toHaveAttribute('data-state', 'running'))
-    await waitFor(() => expect(Number(bar().getAttribute('aria-valuenow'))).toBeGreaterThan(0))
+    await until(() => expect(card(container)).toHaveAttribute('data-state', 'running'))
+    await until(() => expect(Number(bar().getAttribute('aria-valuenow'))).toBeGreaterThan(0))
     expect(bar().getAttribute('aria-valuetext')).toMatch(/^\d+% complete$/)
-    await waitFor(() => expect(card(container)).toHaveAttribute('data-state', 'succeeded'))
+    await until(() => expect(card(container)).toHaveAttribute('data-state', 'succeeded'))
     expect(bar()).toHaveAttribute('aria-valuenow', '100')
   })
 
@@ -109,7 +113,7 @@ describe('<JobProgress tool jobId>', () => {
         <JobProgress tool="pdf/create" jobId={jobId} />
       </Provider>,
     )
-    await waitFor(() => expect(card(container)).toHaveAttribute('data-state', 'not-found'))
+    await until(() => expect(card(container)).toHaveAttribute('data-state', 'not-found'))
     expect(screen.getByRole('alert')).toHaveTextContent('Job not found: it may belong to another API key.')
     expect(screen.queryByRole('progressbar')).toBeNull()
   })
@@ -124,7 +128,7 @@ describe('<JobProgress tool jobId>', () => {
       </Provider>,
     )
     const heard = recordAnnouncements(liveRegion(container))
-    await waitFor(() => expect(card(container)).toHaveAttribute('data-state', 'failed'))
+    await until(() => expect(card(container)).toHaveAttribute('data-state', 'failed'))
     const notice = screen.getByRole('alert')
     expect(notice).toHaveAttribute('data-kind', 'job-failed')
     expect(notice).toHaveTextContent('The job failed')
@@ -132,7 +136,7 @@ describe('<JobProgress tool jobId>', () => {
     expect(heard.at(-1)).toBe('Job failed.')
     expect(screen.queryByRole('progressbar')).toBeNull()
     expect(container.querySelector('.ct-artifact-viewer')).toBeNull()
-    await userEvent.click(within(notice).getByRole('button', { name: 'Try again' }))
+    await drive(userEvent.click(within(notice).getByRole('button', { name: 'Try again' })))
     expect(onRetry).toHaveBeenCalledOnce()
   })
 
@@ -143,7 +147,7 @@ describe('<JobProgress tool jobId>', () => {
         <JobProgress tool="text/generate" jobId={jobId} />
       </Provider>,
     )
-    await waitFor(() => expect(card(container)).toHaveAttribute('data-state', 'succeeded'))
+    await until(() => expect(card(container)).toHaveAttribute('data-state', 'succeeded'))
     expect(screen.queryByRole('list')).toBeNull()
   })
 
@@ -154,7 +158,7 @@ describe('<JobProgress tool jobId>', () => {
         <JobProgress tool="photo/enhance" jobId={jobId} showArtifacts={false} />
       </Provider>,
     )
-    await waitFor(() => expect(card(container)).toHaveAttribute('data-state', 'succeeded'))
+    await until(() => expect(card(container)).toHaveAttribute('data-state', 'succeeded'))
     expect(container.querySelector('.ct-artifact-viewer')).toBeNull()
   })
 })
@@ -248,7 +252,7 @@ describe('<JobProgress job>', () => {
         <JobProgress job={job({ tool: 'pdf/create', jobId: 'job_unknown' })} />
       </Provider>,
     )
-    await new Promise((resolve) => setTimeout(resolve, 5 * POLL))
+    await advance(5 * POLL)
     expect(service.log).toHaveLength(0)
   })
 

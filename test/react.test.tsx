@@ -1,5 +1,5 @@
 import { QueryClient } from '@tanstack/react-query'
-import { act, render, renderHook, screen, waitFor } from '@testing-library/react'
+import { act, render, renderHook, screen } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { StrictMode, useState, type ReactNode } from 'react'
 import { describe, expect, it, vi } from 'vitest'
@@ -19,9 +19,11 @@ import {
   type ToolId,
   type ToolPhase,
 } from '../src/react/index.js'
+import { fakeClock } from './support/clock.js'
 import { fastClient, pngFile, setupMockService } from './support/service.js'
 
-const { service } = setupMockService()
+const { service, server } = setupMockService()
+const { advance, until, drive, settle } = fakeClock(server)
 const FAST_POLL = 10
 
 function wrapper({ apiKey = MOCK_KEYS.demo, queryClient }: { apiKey?: string; queryClient?: QueryClient } = {}) {
@@ -50,7 +52,7 @@ describe('one hook per tool', () => {
       const { result } = renderHook(() => useNamed(), { wrapper: wrapper() })
       expect(result.current.phase).toBe('idle')
       act(() => result.current.run(exampleInput(id as ToolId) as never))
-      await waitFor(() => expect(result.current.phase).toBe('succeeded'))
+      await until(() => expect(result.current.phase).toBe('succeeded'))
       expect(result.current.result?.tool).toBe(id)
       expect(result.current.error).toBeNull()
       expect(posts()).toHaveLength(1)
@@ -70,7 +72,7 @@ describe('one hook per tool', () => {
       { wrapper: wrapper() },
     )
     act(() => result.current.run({ propertyCategory: 'flat', totalArea: 50, city: 'Tver' }))
-    await waitFor(() => expect(result.current.phase).toBe('succeeded'))
+    await until(() => expect(result.current.phase).toBe('succeeded'))
     expect([...new Set(phases)]).toEqual(['idle', 'submitting', 'succeeded'])
     expect(result.current.job).toBeUndefined()
   })
@@ -87,7 +89,7 @@ describe('one hook per tool', () => {
       { wrapper: wrapper() },
     )
     act(() => result.current.run({ objectId: 'obj_demo', language: 'en' }))
-    await waitFor(() => expect(result.current.phase).toBe('succeeded'))
+    await until(() => expect(result.current.phase).toBe('succeeded'))
     expect([...new Set(phases)]).toEqual(['idle', 'submitting', 'pending', 'running', 'succeeded'])
     expect(result.current.job?.status).toBe('completed')
     expect(result.current.result?.artifacts).toHaveLength(1)
@@ -97,9 +99,9 @@ describe('one hook per tool', () => {
     service.setOutcome(() => 'failed')
     const { result } = renderHook(() => usePdfCreate(), { wrapper: wrapper() })
     act(() => result.current.run({ objectId: 'obj_demo' }))
-    await waitFor(() => expect(result.current.phase).toBe('failed'))
+    await until(() => expect(result.current.phase).toBe('failed'))
     expect(result.current.error?.kind).toBe('job-failed')
-    await expect(result.current.runAsync({ objectId: 'obj_demo' })).rejects.toMatchObject({ kind: 'job-failed' })
+    await expect(drive(result.current.runAsync({ objectId: 'obj_demo' }))).rejects.toMatchObject({ kind: 'job-failed' })
   })
 
   it('a failed job is explained the way the client was told to read error bodies', async () => {
@@ -109,24 +111,37 @@ describe('one hook per tool', () => {
       wrapper: ({ children }) => <ToolsProvider client={client}>{children}</ToolsProvider>,
     })
     act(() => result.current.run({ objectId: 'obj_demo' }))
-    await waitFor(() => expect(result.current.phase).toBe('failed'))
+    await until(() => expect(result.current.phase).toBe('failed'))
     expect(result.current.error?.message).toBe('The job failed: the render farm is down')
+  })
+
+  it('anything thrown that is not a ToolsError fails with its own kind, unexpected, not network', async () => {
+    const client = fastClient(MOCK_KEYS.demo, {
+      interpret: {
+        artifacts: () => {
+          throw new TypeError('broken override')
+        },
+      },
+    })
+    const { result } = renderHook(() => useValuationRent(), {
+      wrapper: ({ children }) => <ToolsProvider client={client}>{children}</ToolsProvider>,
+    })
+    act(() => result.current.run({ propertyCategory: 'flat', totalArea: 50, city: 'Tver' }))
+    await until(() => expect(result.current.phase).toBe('failed'))
+    expect(result.current.error).toMatchObject({ kind: 'unexpected', message: 'broken override' })
   })
 
   it('bad input fails at once with the validation error and sends nothing', async () => {
     const { result } = renderHook(() => useValuationRent(), { wrapper: wrapper() })
     act(() => result.current.run({ propertyCategory: 'flat', totalArea: 0, city: 'Tver' }))
-    await waitFor(() => expect(result.current.phase).toBe('failed'))
+    await until(() => expect(result.current.phase).toBe('failed'))
     expect(result.current.error).toMatchObject({ kind: 'validation', issues: [{ field: 'totalArea' }] })
     expect(service.log).toHaveLength(0)
   })
 
   it('runAsync resolves with the terminal job', async () => {
     const { result } = renderHook(() => usePdfCreate(), { wrapper: wrapper() })
-    let job: Awaited<ReturnType<typeof result.current.runAsync>> | undefined
-    await act(async () => {
-      job = await result.current.runAsync({ collectionId: 'col_demo' })
-    })
+    const job = await drive(result.current.runAsync({ collectionId: 'col_demo' }))
     expect(job).toMatchObject({ phase: 'succeeded', tool: 'pdf/create' })
   })
 })
@@ -150,10 +165,10 @@ describe('one paid call per intent', () => {
       </StrictMode>,
       { wrapper: wrapper() },
     )
-    await new Promise((resolve) => setTimeout(resolve, 30))
+    await advance(30)
     expect(service.log).toHaveLength(0)
-    await userEvent.dblClick(screen.getByRole('button', { name: 'Estimate' }))
-    await screen.findByText('succeeded')
+    await drive(userEvent.dblClick(screen.getByRole('button', { name: 'Estimate' })))
+    await until(() => screen.getByText('succeeded'))
     expect(posts()).toHaveLength(1)
     expect(service.bills()).toBe(1)
   })
@@ -165,9 +180,9 @@ describe('one paid call per intent', () => {
       wrapper: ({ children }) => <ToolsProvider client={client}>{children}</ToolsProvider>,
     })
     act(() => result.current.run({ objectId: 'obj_demo' }))
-    await waitFor(() => expect(result.current.error?.kind).toBe('network'))
+    await until(() => expect(result.current.error?.kind).toBe('network'))
     act(() => result.current.retry())
-    await waitFor(() => expect(result.current.phase).toBe('succeeded'))
+    await until(() => expect(result.current.phase).toBe('succeeded'))
     const [first, second] = posts()
     expect(second!.idempotencyKey).toBe(first!.idempotencyKey)
     expect(service.bills()).toBe(1)
@@ -177,19 +192,22 @@ describe('one paid call per intent', () => {
     const { result } = renderHook(() => useTool('photo/enhance'), { wrapper: wrapper() })
     service.setLatency(200)
     act(() => result.current.run({ file: pngFile() }))
-    await waitFor(() => expect(result.current.phase).toBe('submitting'))
+    await until(() => expect(result.current.phase).toBe('submitting'))
     act(() => result.current.reset())
-    await waitFor(() => expect(result.current.phase).toBe('idle'))
-    await new Promise((resolve) => setTimeout(resolve, 250))
+    await until(() => expect(result.current.phase).toBe('idle'))
+    await advance(250)
     expect(result.current.phase).toBe('idle')
     expect(result.current.error).toBeNull()
+    // The reset run is over: no job is followed and nothing is sent again.
+    expect(posts().length).toBeLessThanOrEqual(1)
+    expect(polls()).toHaveLength(0)
   })
 
   it('reports upload progress for a file tool', async () => {
     const { result } = renderHook(() => useTool('photo/enhance'), { wrapper: wrapper() })
     const file = pngFile()
     act(() => result.current.run({ file }))
-    await waitFor(() => expect(result.current.phase).toBe('succeeded'))
+    await until(() => expect(result.current.phase).toBe('succeeded'))
     expect(result.current.uploadProgress).toMatchObject({ loaded: expect.any(Number), total: expect.any(Number) })
     expect(result.current.uploadProgress!.loaded).toBe(result.current.uploadProgress!.total)
     expect(result.current.uploadProgress!.total).toBeGreaterThanOrEqual(file.size)
@@ -218,8 +236,8 @@ describe('useJob', () => {
       </>,
       { wrapper: wrapper() },
     )
-    await waitFor(() => expect(screen.getAllByText(/: pending/)).toHaveLength(5))
-    await new Promise((resolve) => setTimeout(resolve, 200))
+    await until(() => expect(screen.getAllByText(/: pending/)).toHaveLength(5))
+    await advance(200)
     unmount()
     const times = polls().map((entry) => entry.at)
     // One observer's schedule: a read every 20 ms / 3 at first, slowing as the job ages, so at most 13 in 200 ms.
@@ -231,25 +249,26 @@ describe('useJob', () => {
   it('stops polling at a terminal status and after unmount', async () => {
     const jobId = await startJob()
     const { result } = renderHook(() => useJob('text/generate', jobId), { wrapper: wrapper() })
-    await waitFor(() => expect(result.current.data?.phase).toBe('succeeded'))
+    await until(() => expect(result.current.data?.phase).toBe('succeeded'))
     const count = polls().length
-    await new Promise((resolve) => setTimeout(resolve, 60))
+    await advance(60)
     expect(polls()).toHaveLength(count)
 
     const running = await startJob()
     const { unmount } = renderHook(() => useJob('text/generate', running), { wrapper: wrapper() })
-    await waitFor(() => expect(polls().length).toBeGreaterThan(0))
+    await until(() => expect(polls().length).toBeGreaterThan(0))
     unmount()
+    await settle()
     const atUnmount = polls().length
-    await new Promise((resolve) => setTimeout(resolve, 80))
-    expect(polls().length).toBeLessThanOrEqual(atUnmount + 1)
+    await advance(80)
+    expect(polls()).toHaveLength(atUnmount)
   })
 
   it('another key’s job is not-found, and polling stops', async () => {
     const jobId = await startJob(MOCK_KEYS.other)
     const { result } = renderHook(() => useJob('text/generate', jobId), { wrapper: wrapper() })
-    await waitFor(() => expect(result.current.error?.kind).toBe('not-found'))
-    await new Promise((resolve) => setTimeout(resolve, 50))
+    await until(() => expect(result.current.error?.kind).toBe('not-found'))
+    await advance(50)
     expect(polls()).toHaveLength(1)
   })
 
@@ -260,7 +279,7 @@ describe('useJob', () => {
     const { result } = renderHook(() => useJob('text/generate', jobId), {
       wrapper: ({ children }) => <ToolsProvider client={client}>{children}</ToolsProvider>,
     })
-    await waitFor(() => expect(result.current.data?.phase).toBe('succeeded'))
+    await until(() => expect(result.current.data?.phase).toBe('succeeded'))
     expect(polls().filter((entry) => entry.status === 500)).toHaveLength(6)
   })
 
@@ -268,7 +287,7 @@ describe('useJob', () => {
     const jobId = await startJob()
     service.inject({ match: { kind: 'poll' }, fault: 'rate-limit', retryAfter: 0.2, times: 1 })
     const { result } = renderHook(() => useJob('text/generate', jobId), { wrapper: wrapper() })
-    await waitFor(() => expect(result.current.data?.phase).toBe('succeeded'))
+    await until(() => expect(result.current.data?.phase).toBe('succeeded'))
     const [limited, next] = polls()
     expect(limited!.status).toBe(429)
     expect(next!.at - limited!.at).toBeGreaterThanOrEqual(180)
@@ -284,7 +303,7 @@ describe('useJob', () => {
       return <p>{data?.status ?? 'loading'}</p>
     }
     render(<Status />, { wrapper: wrapper() })
-    await waitFor(() => expect(polls().length).toBeGreaterThanOrEqual(6))
+    await until(() => expect(polls().length).toBeGreaterThanOrEqual(6))
     expect(renders).toBeLessThanOrEqual(4)
   })
 })
@@ -312,11 +331,11 @@ describe('the key', () => {
       </SwitchableKey>,
     )
     act(() => pdf!.run({ objectId: 'obj_demo' }))
-    await screen.findByText('succeeded 1')
-    await userEvent.click(screen.getByRole('button', { name: 'switch key' }))
-    await screen.findByText('idle 0')
+    await until(() => screen.getByText('succeeded 1'))
+    await drive(userEvent.click(screen.getByRole('button', { name: 'switch key' })))
+    await until(() => screen.getByText('idle 0'))
     act(() => pdf!.run({ objectId: 'obj_other' }))
-    await screen.findByText('succeeded 1')
+    await until(() => screen.getByText('succeeded 1'))
     expect(posts().map((entry) => entry.key)).toEqual([MOCK_KEYS.demo, MOCK_KEYS.other])
   })
 
@@ -331,9 +350,9 @@ describe('the key', () => {
         <Watcher />
       </SwitchableKey>,
     )
-    await screen.findByText('succeeded')
-    await userEvent.click(screen.getByRole('button', { name: 'switch key' }))
-    await screen.findByText('not-found')
+    await until(() => screen.getByText('succeeded'))
+    await drive(userEvent.click(screen.getByRole('button', { name: 'switch key' })))
+    await until(() => screen.getByText('not-found'))
     expect(polls().at(-1)).toMatchObject({ key: MOCK_KEYS.other, status: 404 })
   })
 
@@ -341,7 +360,7 @@ describe('the key', () => {
     const queryClient = new QueryClient()
     const { result } = renderHook(() => usePdfCreate(), { wrapper: wrapper({ queryClient }) })
     act(() => result.current.run({ objectId: 'obj_demo' }))
-    await waitFor(() => expect(result.current.phase).toBe('succeeded'))
+    await until(() => expect(result.current.phase).toBe('succeeded'))
     const keys = [
       ...queryClient.getQueryCache().getAll().map((query) => query.queryKey),
       ...queryClient.getMutationCache().getAll().map((mutation) => mutation.options.mutationKey),
@@ -370,17 +389,17 @@ describe('useArtifact', () => {
     })
     const revoke = vi.spyOn(URL, 'revokeObjectURL').mockImplementation((url) => void revoked.push(url))
     const client = fastClient(MOCK_KEYS.demo)
-    const image = (await client.run('photo/enhance', { file: pngFile() })).artifacts[0]!
-    const pdf = (await client.run('pdf/create', { objectId: 'obj_demo' })).artifacts[0]!
+    const image = (await drive(client.run('photo/enhance', { file: pngFile() }))).artifacts[0]!
+    const pdf = (await drive(client.run('pdf/create', { objectId: 'obj_demo' }))).artifacts[0]!
 
     const { result, rerender, unmount } = renderHook(({ url }) => useArtifact(url), {
       wrapper: wrapper(),
       initialProps: { url: image },
     })
-    await waitFor(() => expect(result.current.kind).toBe('image'))
+    await until(() => expect(result.current.kind).toBe('image'))
     expect(result.current.objectUrl).toBe(created[0])
     rerender({ url: pdf })
-    await waitFor(() => expect(result.current.kind).toBe('pdf'))
+    await until(() => expect(result.current.kind).toBe('pdf'))
     expect(revoked).toContain(created[0])
     unmount()
     expect(revoked).toEqual(created)

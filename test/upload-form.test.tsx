@@ -1,5 +1,5 @@
 import '@testing-library/jest-dom/vitest'
-import { fireEvent, render, screen, waitFor, within } from '@testing-library/react'
+import { fireEvent, render, screen, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { useState, type ReactElement, type ReactNode } from 'react'
 import { renderToString } from 'react-dom/server'
@@ -8,9 +8,11 @@ import { issue, validationError } from '../src/client/errors.js'
 import { FileDrop, UploadForm } from '../src/components/index.js'
 import { MOCK_BASE_URL, MOCK_KEYS } from '../src/mock/index.js'
 import { ToolsProvider, useTool, type UploadProgress, type UseToolResult } from '../src/react/index.js'
+import { fakeClock } from './support/clock.js'
 import { pdfFile, pngFile, setupMockService } from './support/service.js'
 
 const { service, server } = setupMockService()
+const { advance, until, drive } = fakeClock(server)
 
 function Provider({ children, apiKey = MOCK_KEYS.demo }: { children?: ReactNode; apiKey?: string }) {
   return (
@@ -60,9 +62,9 @@ describe('<UploadForm> choosing a file', () => {
     expect(dropRoot(container)).toHaveAttribute('data-state', 'idle')
 
     const png = pngFile('living-room.png')
-    await userEvent.upload(fileInput(container), png)
+    await drive(userEvent.upload(fileInput(container), png))
 
-    expect(await screen.findByText('living-room.png')).toBeInTheDocument()
+    expect(await until(() => screen.getByText('living-room.png'))).toBeInTheDocument()
     expect(screen.getByText(`${png.size} bytes`)).toBeInTheDocument()
     expect(submit()).toBeEnabled()
     expect(dropRoot(container)).toHaveAttribute('data-state', 'selected')
@@ -73,11 +75,11 @@ describe('<UploadForm> choosing a file', () => {
   it('a PNG dropped on the area is taken the same way', async () => {
     const { container } = renderIn(<UploadForm tool="photo/enhance" />)
     fireEvent.dragEnter(zone(), dropData(pngFile('dropped.png')))
-    await waitFor(() => expect(dropRoot(container)).toHaveAttribute('data-state', 'dragging'))
+    await until(() => expect(dropRoot(container)).toHaveAttribute('data-state', 'dragging'))
     expect(screen.getByText('Drop the file to add it')).toBeInTheDocument()
 
     fireEvent.drop(dropZone(container), dropData(pngFile('dropped.png')))
-    expect(await screen.findByText('dropped.png')).toBeInTheDocument()
+    expect(await until(() => screen.getByText('dropped.png'))).toBeInTheDocument()
     expect(submit()).toBeEnabled()
   })
 
@@ -105,60 +107,60 @@ describe('<UploadForm> choosing a file', () => {
     const { container } = renderIn(<UploadForm tool="photo/enhance" />)
     fireEvent.drop(zone(), dropData(new File(['hello'], 'notes.txt', { type: 'text/plain' })))
 
-    const alert = await screen.findByText('“notes.txt” is not a type of file this tool accepts.')
+    const alert = await until(() => screen.getByText('“notes.txt” is not a type of file this tool accepts.'))
     expect(alert).toHaveAttribute('role', 'alert')
     expect(dropRoot(container)).toHaveAttribute('data-state', 'rejected')
     expect(zone()).toHaveAttribute('aria-invalid', 'true')
     expect(zone()).toHaveAccessibleDescription(expect.stringContaining('is not a type of file this tool accepts'))
     expect(screen.queryByText('notes.txt')).toBeNull()
     expect(submit()).toBeDisabled()
-    await userEvent.click(submit())
+    await drive(userEvent.click(submit()))
     expect(calls()).toHaveLength(0)
     expect(service.log).toHaveLength(0)
   })
 
   it('refuses a file over the default 20 MB for images, says why, and sends nothing', async () => {
     const { container } = renderIn(<UploadForm tool="photo/enhance" />)
-    await userEvent.upload(fileInput(container), sized(pngFile('huge.png'), 25_000_000))
+    await drive(userEvent.upload(fileInput(container), sized(pngFile('huge.png'), 25_000_000)))
 
-    await waitFor(() => expect(screen.getByRole('alert')).toHaveTextContent('“huge.png” is larger than 20 MB.'))
+    await until(() => expect(screen.getByRole('alert')).toHaveTextContent('“huge.png” is larger than 20 MB.'))
     expect(submit()).toBeDisabled()
     expect(service.log).toHaveLength(0)
   })
 
   it('honours a maxSize of the caller', async () => {
     const { container } = renderIn(<UploadForm tool="floorplan/create" maxSize={10} />)
-    await userEvent.upload(fileInput(container), pdfFile('plan.pdf'))
-    await waitFor(() => expect(screen.getByRole('alert')).toHaveTextContent('“plan.pdf” is larger than 10 bytes.'))
+    await drive(userEvent.upload(fileInput(container), pdfFile('plan.pdf')))
+    await until(() => expect(screen.getByRole('alert')).toHaveTextContent('“plan.pdf” is larger than 10 bytes.'))
     expect(zone()).toHaveAccessibleDescription(expect.stringContaining('Up to 10 bytes'))
   })
 
   it('refuses two files at once, and a good file after a refusal clears the reason', async () => {
     const { container } = renderIn(<UploadForm tool="photo/enhance" />)
     fireEvent.drop(zone(), dropData(pngFile('a.png'), pngFile('b.png')))
-    await waitFor(() => expect(screen.getByRole('alert')).toHaveTextContent('Choose one file only.'))
+    await until(() => expect(screen.getByRole('alert')).toHaveTextContent('Choose one file only.'))
     expect(submit()).toBeDisabled()
 
-    await userEvent.upload(fileInput(container), pngFile('c.png'))
-    expect(await screen.findByText('c.png')).toBeInTheDocument()
+    await drive(userEvent.upload(fileInput(container), pngFile('c.png')))
+    expect(await until(() => screen.getByText('c.png'))).toBeInTheDocument()
     expect(screen.getByRole('alert')).toBeEmptyDOMElement()
     expect(dropRoot(container)).toHaveAttribute('data-state', 'selected')
   })
 
   it('a refused file leaves the file already chosen in place', async () => {
     const { container } = renderIn(<UploadForm tool="photo/enhance" />)
-    await userEvent.upload(fileInput(container), pngFile('keep.png'))
-    await screen.findByText('keep.png')
+    await drive(userEvent.upload(fileInput(container), pngFile('keep.png')))
+    await until(() => screen.getByText('keep.png'))
     fireEvent.drop(zone(), dropData(new File(['x'], 'notes.txt', { type: 'text/plain' })))
-    await screen.findByText(/notes\.txt/)
+    await until(() => screen.getByText(/notes\.txt/))
     expect(screen.getByText('keep.png')).toBeInTheDocument()
     expect(submit()).toBeEnabled()
   })
 
   it('Remove clears the file and gives focus back to the drop area', async () => {
     const { container } = renderIn(<UploadForm tool="photo/enhance" />)
-    await userEvent.upload(fileInput(container), pngFile('gone.png'))
-    await userEvent.click(await screen.findByRole('button', { name: 'Remove “gone.png”' }))
+    await drive(userEvent.upload(fileInput(container), pngFile('gone.png')))
+    await drive(userEvent.click(await until(() => screen.getByRole('button', { name: 'Remove “gone.png”' }))))
     expect(screen.queryByText('gone.png')).toBeNull()
     expect(submit()).toBeDisabled()
     expect(zone()).toHaveFocus()
@@ -174,12 +176,12 @@ describe('<UploadForm> choosing a file', () => {
     vi.spyOn(URL, 'revokeObjectURL').mockImplementation((url) => void revoked.push(url))
 
     const { container, unmount } = renderIn(<UploadForm tool="photo/enhance" />)
-    await userEvent.upload(fileInput(container), pngFile('one.png'))
-    await waitFor(() => expect(container.querySelector('img.ct-file-drop__preview')).toHaveAttribute('src', created[0]))
+    await drive(userEvent.upload(fileInput(container), pngFile('one.png')))
+    await until(() => expect(container.querySelector('img.ct-file-drop__preview')).toHaveAttribute('src', created[0]))
     expect(container.querySelector('img.ct-file-drop__preview')).toHaveAttribute('alt', '')
 
-    await userEvent.upload(fileInput(container), pngFile('two.png'))
-    await waitFor(() => expect(container.querySelector('img.ct-file-drop__preview')).toHaveAttribute('src', created[1]))
+    await drive(userEvent.upload(fileInput(container), pngFile('two.png')))
+    await until(() => expect(container.querySelector('img.ct-file-drop__preview')).toHaveAttribute('src', created[1]))
     expect(revoked).toEqual([created[0]])
 
     unmount()
@@ -189,8 +191,8 @@ describe('<UploadForm> choosing a file', () => {
   it('shows a file icon, not a preview, for a document', async () => {
     const create = vi.spyOn(URL, 'createObjectURL')
     const { container } = renderIn(<UploadForm tool="draft/extract" />)
-    await userEvent.upload(fileInput(container), pdfFile('deed.pdf'))
-    await screen.findByText('deed.pdf')
+    await drive(userEvent.upload(fileInput(container), pdfFile('deed.pdf')))
+    await until(() => screen.getByText('deed.pdf'))
     expect(container.querySelector('img')).toBeNull()
     expect(container.querySelector('.ct-file-drop__file-icon')).not.toBeNull()
     expect(create).not.toHaveBeenCalled()
@@ -212,12 +214,12 @@ describe('<UploadForm> submitting', () => {
       <UploadForm tool="photo/enhance" options={{ mode: 'auto' }} onSubmitted={onSubmitted} />,
     )
     const png = pngFile('kitchen.png')
-    await userEvent.upload(fileInput(container), png)
-    await userEvent.click(submit())
+    await drive(userEvent.upload(fileInput(container), png))
+    await drive(userEvent.click(submit()))
 
-    await waitFor(() => expect(onSubmitted).toHaveBeenCalledTimes(1))
+    await until(() => expect(onSubmitted).toHaveBeenCalledTimes(1))
     expect(onSubmitted).toHaveBeenCalledWith({ mode: 'auto', file: png })
-    await waitFor(() => expect(form(container)).toHaveAttribute('data-state', 'succeeded'))
+    await until(() => expect(form(container)).toHaveAttribute('data-state', 'succeeded'))
 
     expect(calls()).toHaveLength(1)
     expect(calls()[0]).toMatchObject({
@@ -242,10 +244,10 @@ describe('<UploadForm> submitting', () => {
   it('shows a progress bar and Cancel while uploading; Cancel aborts and keeps the file', async () => {
     service.setLatency(150)
     const { container } = renderIn(<UploadForm tool="photo/enhance" />)
-    await userEvent.upload(fileInput(container), pngFile('slow.png'))
-    await userEvent.click(submit())
+    await drive(userEvent.upload(fileInput(container), pngFile('slow.png')))
+    await drive(userEvent.click(submit()))
 
-    const bar = await screen.findByRole('progressbar', { name: 'Upload progress' })
+    const bar = await until(() => screen.getByRole('progressbar', { name: 'Upload progress' }))
     expect(bar).toHaveClass('ct-progress')
     expect(dropRoot(container)).toHaveAttribute('data-state', 'uploading')
     expect(form(container)).toHaveAttribute('data-state', 'submitting')
@@ -255,7 +257,7 @@ describe('<UploadForm> submitting', () => {
     expect(submit()).toHaveFocus()
     expect(screen.queryByRole('button', { name: 'Remove “slow.png”' })).toBeNull()
 
-    await userEvent.click(screen.getByRole('button', { name: 'Cancel upload' }))
+    await drive(userEvent.click(screen.getByRole('button', { name: 'Cancel upload' })))
     expect(form(container)).toHaveAttribute('data-state', 'idle')
     expect(screen.queryByRole('progressbar')).toBeNull()
     expect(screen.getByText('slow.png')).toBeInTheDocument()
@@ -268,7 +270,7 @@ describe('<UploadForm> submitting', () => {
     // What is true afterwards: the form stays idle and shows nothing of that run. The simulated
     // service still created (and billed) the job: its latency sits in front of a request it
     // already holds whole, as a server that had received the whole body would.
-    await new Promise((resolve) => setTimeout(resolve, 250))
+    await advance(250)
     expect(form(container)).toHaveAttribute('data-state', 'idle')
     expect(container.querySelector('.ct-error-notice')).toBeNull()
     expect(calls()).toHaveLength(1)
@@ -278,14 +280,14 @@ describe('<UploadForm> submitting', () => {
   it('the form can send the same file again after a cancel', async () => {
     service.setLatency(100)
     const { container } = renderIn(<UploadForm tool="photo/enhance" />)
-    await userEvent.upload(fileInput(container), pngFile('again.png'))
-    await userEvent.click(submit())
-    await userEvent.click(await screen.findByRole('button', { name: 'Cancel upload' }))
+    await drive(userEvent.upload(fileInput(container), pngFile('again.png')))
+    await drive(userEvent.click(submit()))
+    await drive(userEvent.click(await until(() => screen.getByRole('button', { name: 'Cancel upload' }))))
     service.setLatency(0)
-    await userEvent.click(submit())
-    await waitFor(() => expect(form(container)).toHaveAttribute('data-state', 'succeeded'))
+    await drive(userEvent.click(submit()))
+    await until(() => expect(form(container)).toHaveAttribute('data-state', 'succeeded'))
     // The cancelled request still reaches the simulated service (see above): let it land here.
-    await waitFor(() => expect(calls()).toHaveLength(2))
+    await until(() => expect(calls()).toHaveLength(2))
   })
 
   it('is locked while the job runs: no second request, fields disabled', async () => {
@@ -297,9 +299,9 @@ describe('<UploadForm> submitting', () => {
         </label>
       </UploadForm>,
     )
-    await userEvent.upload(fileInput(container), pngFile('busy.png'))
-    await userEvent.click(submit())
-    await waitFor(() => expect(form(container)).toHaveAttribute('data-state', 'pending'))
+    await drive(userEvent.upload(fileInput(container), pngFile('busy.png')))
+    await drive(userEvent.click(submit()))
+    await until(() => expect(form(container)).toHaveAttribute('data-state', 'pending'))
 
     expect(dropRoot(container)).toHaveAttribute('data-state', 'disabled')
     expect(zone()).toBeDisabled()
@@ -308,9 +310,9 @@ describe('<UploadForm> submitting', () => {
     expect(form(container)).toHaveAttribute('aria-busy', 'true')
     expect(screen.queryByRole('progressbar')).toBeNull()
 
-    await userEvent.click(submit())
+    await drive(userEvent.click(submit()))
     fireEvent.submit(form(container))
-    await new Promise((resolve) => setTimeout(resolve, 30))
+    await advance(30)
     expect(calls()).toHaveLength(1)
     // The form shows no job progress or result: that is JobProgress's and ArtifactViewer's part.
     expect(container.querySelector('.ct-job-progress, .ct-artifact-viewer')).toBeNull()
@@ -318,27 +320,27 @@ describe('<UploadForm> submitting', () => {
 
   it('after a failed submit shows the error, moves focus to it, and Try again resends', async () => {
     const { container } = renderIn(<UploadForm tool="photo/enhance" />, MOCK_KEYS.broke)
-    await userEvent.upload(fileInput(container), pngFile('unpaid.png'))
-    await userEvent.click(submit())
+    await drive(userEvent.upload(fileInput(container), pngFile('unpaid.png')))
+    await drive(userEvent.click(submit()))
 
-    await waitFor(() => expect(form(container)).toHaveAttribute('data-state', 'failed'))
+    await until(() => expect(form(container)).toHaveAttribute('data-state', 'failed'))
     const errorNotice = container.querySelector<HTMLElement>('.ct-error-notice')!
     expect(errorNotice).toHaveAttribute('data-kind', 'billing')
     expect(errorNotice).toHaveFocus()
     expect(screen.getByText('unpaid.png')).toBeInTheDocument()
     expect(calls()).toHaveLength(1)
 
-    await userEvent.click(within(errorNotice).getByRole('button', { name: 'Try again' }))
-    await waitFor(() => expect(calls()).toHaveLength(2))
-    await waitFor(() => expect(container.querySelector('.ct-error-notice')).toHaveFocus())
+    await drive(userEvent.click(within(errorNotice).getByRole('button', { name: 'Try again' })))
+    await until(() => expect(calls()).toHaveLength(2))
+    await until(() => expect(container.querySelector('.ct-error-notice')).toHaveFocus())
   })
 
   it('a new file after a failure clears the old error', async () => {
     const { container } = renderIn(<UploadForm tool="photo/enhance" />, MOCK_KEYS.broke)
-    await userEvent.upload(fileInput(container), pngFile('first.png'))
-    await userEvent.click(submit())
-    await waitFor(() => expect(form(container)).toHaveAttribute('data-state', 'failed'))
-    await userEvent.upload(fileInput(container), pngFile('second.png'))
+    await drive(userEvent.upload(fileInput(container), pngFile('first.png')))
+    await drive(userEvent.click(submit()))
+    await until(() => expect(form(container)).toHaveAttribute('data-state', 'failed'))
+    await drive(userEvent.upload(fileInput(container), pngFile('second.png')))
     expect(form(container)).toHaveAttribute('data-state', 'idle')
     expect(container.querySelector('.ct-error-notice')).toBeNull()
   })
@@ -354,9 +356,9 @@ describe('<UploadForm> submitting', () => {
       )
     }
     const { container } = renderIn(<Runner />)
-    await userEvent.upload(fileInput(container), pngFile('shared.png'))
-    await userEvent.click(screen.getByRole('button', { name: 'Enhance' }))
-    await waitFor(() => expect(screen.getByTestId('outside')).toHaveTextContent(/^succeeded [1-9]/))
+    await drive(userEvent.upload(fileInput(container), pngFile('shared.png')))
+    await drive(userEvent.click(screen.getByRole('button', { name: 'Enhance' })))
+    await until(() => expect(screen.getByTestId('outside')).toHaveTextContent(/^succeeded [1-9]/))
     expect(form(container)).toHaveAttribute('data-state', 'succeeded')
     expect(calls()).toHaveLength(1)
   })
@@ -404,7 +406,7 @@ describe('<FileDrop>', () => {
     expect(bar).toHaveAttribute('value', '500')
     expect(bar).toHaveAttribute('max', '2000')
     expect(screen.getByText('Uploading 500 bytes of 2 kB')).toBeInTheDocument()
-    await userEvent.click(screen.getByRole('button', { name: 'Cancel upload' }))
+    await drive(userEvent.click(screen.getByRole('button', { name: 'Cancel upload' })))
     expect(onCancel).toHaveBeenCalledTimes(1)
   })
 
@@ -423,14 +425,14 @@ describe('<FileDrop>', () => {
     )
     const pick = vi.spyOn(fileInput(container), 'click').mockImplementation(() => {})
     const user = userEvent.setup()
-    await user.tab()
-    await user.tab()
+    await drive(user.tab())
+    await drive(user.tab())
     expect(zone()).toHaveFocus()
     expect(zone()).toHaveAttribute('id', 'photo')
     expect(zone().tagName).toBe('BUTTON')
-    await user.keyboard('{Enter}')
+    await drive(user.keyboard('{Enter}'))
     expect(pick).toHaveBeenCalledTimes(1)
-    await user.keyboard(' ')
+    await drive(user.keyboard(' '))
     expect(pick).toHaveBeenCalledTimes(2)
     // The hidden input is not a second stop on the way.
     expect(fileInput(container)).toHaveAttribute('tabindex', '-1')
@@ -442,7 +444,7 @@ describe('<FileDrop>', () => {
     expect(dropRoot(container)).toHaveAttribute('data-state', 'disabled')
     expect(zone()).toBeDisabled()
     fireEvent.drop(zone(), dropData(pngFile()))
-    await new Promise((resolve) => setTimeout(resolve, 10))
+    await advance(10)
     expect(onFileChange).not.toHaveBeenCalled()
   })
 

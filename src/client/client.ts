@@ -1,7 +1,16 @@
 import type { CallOptions, Job, JobHandle, Presence, Result, ToolDefinition, Waiting } from './definition.js'
-import { abortError, issue, jobFailedError, ToolsError, validationError, type ValidationIssue } from './errors.js'
+import {
+  abortError,
+  issue,
+  jobFailedError,
+  toToolsError,
+  ToolsError,
+  validationError,
+  type ValidationIssue,
+} from './errors.js'
 import { newIdempotencyKey } from './ids.js'
 import { defaultInterpretation, type Interpretation } from './interpret.js'
+import { dispositionFileName } from './media.js'
 import { asRecord } from './record.js'
 import { errorFromResponse, malformed, readBody, requestIdOf } from './response.js'
 import { createPacer, hashText, type Pacer } from './pacer.js'
@@ -326,7 +335,7 @@ export function createClient(tools: readonly ToolDefinition[], options: ToolsCli
     }
   }
 
-  async function artifact(url: string, opts: Pick<CallOptions, 'signal'> = {}): Promise<Blob> {
+  async function artifactFile(url: string, opts: Pick<CallOptions, 'signal'> = {}): Promise<ArtifactFile> {
     const root = base()
     let target: URL
     try {
@@ -343,18 +352,27 @@ export function createClient(tools: readonly ToolDefinition[], options: ToolsCli
       call: false,
       signal: opts.signal,
     })
-    return response.blob()
+    return { blob: await response.blob(), filename: dispositionFileName(response.headers.get('content-disposition')) }
   }
+
+  /** Every public call rejects with a ToolsError, whatever failed inside (an override, a bug): never a bare TypeError. */
+  const typed =
+    <A extends [string, ...unknown[]], R>(method: (...args: A) => Promise<R>) =>
+    (...args: A): Promise<R> =>
+      method(...args).catch((error: unknown) => {
+        throw toToolsError(error, byId.has(args[0]) ? args[0] : undefined)
+      })
 
   return {
     baseUrl: options.baseUrl,
     pollInterval,
     interpret,
-    run,
-    start,
-    job,
-    wait: (id: string, jobId: string, opts: CallOptions = {}) => poll(id, jobId, opts, false),
-    artifact,
+    run: typed(run),
+    start: typed(start),
+    job: typed(job),
+    wait: typed((id: string, jobId: string, opts: CallOptions = {}) => poll(id, jobId, opts, false)),
+    artifact: typed(async (url: string, opts: Pick<CallOptions, 'signal'> = {}): Promise<Blob> => (await artifactFile(url, opts)).blob),
+    artifactFile: typed(artifactFile),
     /** The issues `run` would refuse `input` for (none when valid), without sending anything. */
     validate: async (id: string, input: unknown): Promise<ValidationIssue[]> => {
       try {
@@ -366,6 +384,13 @@ export function createClient(tools: readonly ToolDefinition[], options: ToolsCli
       }
     },
   }
+}
+
+/** A downloaded result file, with the name the service gave it in `Content-Disposition`, if any. */
+export interface ArtifactFile {
+  blob: Blob
+  /** As sent: clean it before showing or saving it (the components do). */
+  filename?: string
 }
 
 /** Artifact downloads belong to no tool, so their errors name none. */

@@ -12,6 +12,8 @@ export type ToolsErrorKind =
   | 'job-failed'
   | 'aborted'
   | 'timeout'
+  /** Anything thrown that is not the service's answer nor the network (a bug, a failing override): its own kind, never mistaken for `network`. */
+  | 'unexpected'
 
 /** English text for each validation code; UIs translate by code. */
 export const VALIDATION_MESSAGES = {
@@ -114,4 +116,10 @@ export function jobFailedError(
 
 export function abortError(tool?: string, cause?: unknown): ToolsError {
   return new ToolsError('aborted', 'The call was cancelled.', { tool, cause })
+}
+
+/** `error` as a ToolsError: itself when it is one, else kind `unexpected` (a bug, a failing override) with it as `cause`. */
+export function toToolsError(error: unknown, tool?: string): ToolsError {
+  if (isToolsError(error)) return error
+  return new ToolsError('unexpected', error instanceof Error ? error.message : String(error), { tool, cause: error })
 }

@@ -80,7 +80,13 @@ const DENIES_ACCESS = /access|belong|owner|forbidden|denied|not allowed|permissi
 /** A 403 or 404 on a listing tool that speaks of the listing and of access, and not of a scope. */
 function isListingAccessError({ status, body, tool }: { status: number; body: unknown; tool: ToolDefinition }) {
   if (!tool.listing || (status !== 403 && status !== 404)) return false
-  const text = typeof body === 'string' ? body : JSON.stringify(body ?? '')
+  let text: string
+  try {
+    text = typeof body === 'string' ? body : JSON.stringify(body ?? '')
+  } catch {
+    // Nested deeper than JSON.stringify can go: its own message is all that can be read.
+    text = errorMessage(body) ?? ''
+  }
   return NAMES_LISTING.test(text) && DENIES_ACCESS.test(text) && !/scope/i.test(text)
 }
 

@@ -1,15 +1,15 @@
 'use client'
-import { useId, useState, useSyncExternalStore } from 'react'
+import { useEffect, useId, useState, useSyncExternalStore } from 'react'
 import { useArtifact } from '../react/index.js'
-import { artifactFileName, opensSafelyInATab } from './artifactFile.js'
-import { cx } from './classNames.js'
+import { artifactFileName } from './artifactFile.js'
+import { cx, type RootProps } from './classNames.js'
 import { ErrorNotice } from './ErrorNotice.js'
 import { useFormat } from './format.js'
 import { DownloadIcon, ExternalLinkIcon, FileIcon } from './icons.js'
 import { useMessages } from './useMessages.js'
 
 /** One result link to show, and what to call it. */
-export interface ArtifactViewerProps {
+export interface ArtifactViewerProps extends Omit<RootProps, 'title'> {
   /**
    * A result link, as in `result.artifacts` or `job.artifacts`. It is downloaded with the
    * provider's key (sent to the service's origin only), so it works for every tool's links.
@@ -17,7 +17,6 @@ export interface ArtifactViewerProps {
   url: string
   /** What the file shows: the image's alt text and the frame's title. Defaults name the kind of file. */
   title?: string
-  className?: string
 }
 
 /**
@@ -44,17 +43,18 @@ export function ArtifactViewer(props: ArtifactViewerProps) {
   return <ArtifactView key={attempt} {...props} onRetry={() => setAttempt((count) => count + 1)} />
 }
 
-function ArtifactView({ url, title, className, onRetry }: ArtifactViewerProps & { onRetry: () => void }) {
+function ArtifactView({ url, title, className, onRetry, ...root }: ArtifactViewerProps & { onRetry: () => void }) {
   const messages = useMessages()
   const format = useFormat()
-  const { objectUrl, blob, kind, error } = useArtifact(url)
+  const { objectUrl, blob, kind, error, fileName: given, navigable } = useArtifact(url)
   const canShowPdf = usePdfViewer()
+  const page = usePageText(kind === 'html' ? blob : undefined)
   const nameId = useId()
   const classes = cx('ct-artifact-viewer', className)
 
   if (error || !url) {
     return (
-      <div className={classes} data-state="error">
+      <div {...(root as RootProps<HTMLDivElement>)} className={classes} data-state="error">
         {error ? (
           <ErrorNotice error={error} onRetry={onRetry} />
         ) : (
@@ -68,7 +68,7 @@ function ArtifactView({ url, title, className, onRetry }: ArtifactViewerProps & 
 
   if (!objectUrl || !blob || !kind) {
     return (
-      <div className={classes} data-state="loading" aria-busy="true">
+      <div {...(root as RootProps<HTMLDivElement>)} className={classes} data-state="loading" aria-busy="true">
         <p className="ct-artifact-viewer__status" role="status">
           <span className="ct-artifact-viewer__spinner" aria-hidden="true" />
           {messages.artifact.loading}
@@ -77,7 +77,7 @@ function ArtifactView({ url, title, className, onRetry }: ArtifactViewerProps & 
     )
   }
 
-  const fileName = artifactFileName(url, blob.type)
+  const fileName = artifactFileName(url, blob.type, given)
   const kindName = messages.artifact.kinds[kind]
   // Browsers without a PDF viewer (most phones) would show an empty frame: the card's links serve instead.
   const framed = kind === 'html' || (kind === 'pdf' && canShowPdf)
@@ -94,24 +94,25 @@ function ArtifactView({ url, title, className, onRetry }: ArtifactViewerProps & 
         aria-label={title ?? kindName}
       />
     ) : framed ? (
-      // An HTML page is generated content from the network, and a blob: URL carries the host's
-      // origin. An empty sandbox gives the frame an opaque origin and no scripts, forms, popups
-      // or top navigation: the page is looked at, never run. Adding allow-scripts together with
-      // allow-same-origin would let it remove its own sandbox and act as the partner's site.
+      // An HTML page is generated content from the network: shown from its text (srcdoc) in an
+      // empty sandbox, so it has an opaque origin and no scripts, forms, popups or top navigation,
+      // and there is no blob: URL of it to open as a page of the host's origin. Adding
+      // allow-scripts together with allow-same-origin would let it act as the partner's site.
       // A PDF is not sandboxed: browsers refuse to show one in a sandboxed frame.
       <iframe
         className={`ct-artifact-viewer__frame ct-artifact-viewer__frame--${kind}`}
-        src={objectUrl}
+        src={kind === 'html' ? undefined : objectUrl}
+        srcDoc={kind === 'html' ? (page ?? '') : undefined}
         sandbox={kind === 'html' ? '' : undefined}
         referrerPolicy="no-referrer"
-        title={title ?? (kind === 'html' ? messages.artifact.iframeTitle : `${kindName}: ${fileName}`)}
+        title={title ?? (kind === 'html' ? messages.artifact.iframeTitle : fileName)}
         width="100%"
         height="480"
       />
     ) : null
 
   return (
-    <figure className={classes} data-state="ready" data-kind={kind}>
+    <figure {...root} className={classes} data-state="ready" data-kind={kind}>
       {preview && <div className="ct-artifact-viewer__preview">{preview}</div>}
       <figcaption className="ct-artifact-viewer__bar">
         {!preview && <FileIcon className="ct-artifact-viewer__file-icon" />}
@@ -134,7 +135,7 @@ function ArtifactView({ url, title, className, onRetry }: ArtifactViewerProps & 
             <DownloadIcon />
             {messages.artifact.download}
           </a>
-          {opensSafelyInATab(blob.type) && (
+          {navigable && (
             <>
               {' '}
               <a
@@ -153,6 +154,19 @@ function ArtifactView({ url, title, className, onRetry }: ArtifactViewerProps & 
       </figcaption>
     </figure>
   )
+}
+
+/** The text of an HTML file, read after render; undefined until read. */
+function usePageText(blob: Blob | undefined): string | undefined {
+  const [page, setPage] = useState<{ blob: Blob; text: string }>()
+  useEffect(() => {
+    let current = true
+    void blob?.text().then((text) => current && setPage({ blob, text }))
+    return () => {
+      current = false
+    }
+  }, [blob])
+  return page && page.blob === blob ? page.text : undefined
 }
 
 const noSubscription = () => () => {}

@@ -9,8 +9,8 @@ import { fieldLabel, issueMessage } from './issues.js'
 import { useCountdown } from './clock.js'
 import { useMessages } from './useMessages.js'
 
-/** A `ToolsError`'s kind, or `unknown` for anything else thrown. */
-type NoticeKind = ToolsErrorKind | 'unknown'
+/** A `ToolsError`'s kind; anything else thrown is `unexpected` too. */
+type NoticeKind = ToolsErrorKind
 
 /** Kinds a repeat of the same call can fix (after a wait, a top-up, a reconnect): these offer "Try again". */
 const RETRYABLE: ReadonlySet<NoticeKind> = new Set([
@@ -21,7 +21,7 @@ const RETRYABLE: ReadonlySet<NoticeKind> = new Set([
   'job-failed',
   'aborted',
   'timeout',
-  'unknown',
+  'unexpected',
 ])
 
 /** Kinds whose body may carry the service's own explanation, worth quoting. */
@@ -50,7 +50,7 @@ export interface ErrorNoticeProps {
  *
  * Classes: `ct-error-notice` and its parts `__icon`, `__content`, `__title`, `__body`,
  * `__detail`, `__issues`, `__action`, `__meta`, `__actions`, `__dismiss`. `data-kind` holds
- * the kind (`unknown` for anything not a `ToolsError`); `data-state` the rate-limit wait
+ * the kind (`unexpected` for anything not a `ToolsError`); `data-state` the rate-limit wait
  * (`waiting` | `ready`).
  *
  * @example
@@ -65,7 +65,7 @@ export const ErrorNotice = forwardRef<HTMLDivElement, ErrorNoticeProps>(function
   const messages = useMessages()
   const format = useFormat()
   const toolsError = isToolsError(error) ? error : undefined
-  const kind: NoticeKind = toolsError?.kind ?? 'unknown'
+  const kind: NoticeKind = toolsError?.kind ?? 'unexpected'
   // The server proxy's own refusals have notices of their own: the end user can act on them.
   const refusal = toolsError && proxyRefusalOf(client.interpret.errorCode(toolsError.body))
   const text = refusal ? messages.proxy[refusal] : messages.errors[kind]

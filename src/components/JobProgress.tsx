@@ -1,6 +1,7 @@
 'use client'
-import { useMemo, useState } from 'react'
+import { useMemo, useState, type ReactNode } from 'react'
 import {
+  isTerminal,
   jobFailedError,
   useToolsContext,
   useJob,
@@ -11,7 +12,7 @@ import {
   type Waiting,
 } from '../react/index.js'
 import { ArtifactViewer } from './ArtifactViewer.js'
-import { cx } from './classNames.js'
+import { cx, type RootProps } from './classNames.js'
 import { ErrorNotice } from './ErrorNotice.js'
 import { useFormat } from './format.js'
 import { AlertIcon } from './icons.js'
@@ -19,11 +20,13 @@ import { useElapsed } from './clock.js'
 import { useMessages } from './useMessages.js'
 import { WaitNotice } from './WaitNotice.js'
 
-interface JobProgressOptions {
+interface JobProgressOptions extends RootProps<HTMLDivElement> {
   /** Milliseconds between polls (with `tool` and `jobId`); default the provider's. */
   pollInterval?: number
-  /** Show the job's files, each in an `<ArtifactViewer>`, once it has succeeded. Default true. */
+  /** Show the job's files once it has succeeded. Default true. */
   showArtifacts?: boolean
+  /** How to show one of the job's files; default an `<ArtifactViewer>`. */
+  renderArtifact?: (url: string) => ReactNode
   /** When the job started, in ms since the epoch; default when this component first rendered. */
   startedAt?: number
   /** Offers "Try again" on a failed job: pass the tool hook's `retry`. */
@@ -82,7 +85,8 @@ export function JobProgress(props: JobProgressProps) {
 }
 
 function JobProgressView(props: JobProgressProps) {
-  const { pollInterval, showArtifacts = true, startedAt, onRetry, className } = props
+  // eslint-disable-next-line @typescript-eslint/no-unused-vars -- tool, jobId and job are read from props below; the rest goes to the root
+  const { pollInterval, showArtifacts = true, renderArtifact, startedAt, onRetry, className, tool: _tool, jobId: _jobId, job: _job, ...root } = props
   const messages = useMessages()
   const { client } = useToolsContext()
   const format = useFormat()
@@ -94,7 +98,7 @@ function JobProgressView(props: JobProgressProps) {
   const error = given ? null : query.error
   const waiting = given ? props.waiting : query.waiting
 
-  const terminal = job?.phase === 'succeeded' || job?.phase === 'failed'
+  const terminal = isTerminal(job?.phase)
   const state: JobProgressState =
     error?.kind === 'not-found' ? 'not-found' : error ? 'error' : (job?.phase ?? 'checking')
 
@@ -121,7 +125,7 @@ function JobProgressView(props: JobProgressProps) {
   const detail = job?.phase === 'running' && job.status.toLowerCase() !== 'running' ? job.status : undefined
 
   return (
-    <div className={cx('ct-job-progress', className)} data-state={state}>
+    <div {...root} className={cx('ct-job-progress', className)} data-state={state}>
       <div className="ct-job-progress__header">
         <span className="ct-job-progress__indicator" aria-hidden="true" />
         <p className="ct-job-progress__title">
@@ -143,6 +147,7 @@ function JobProgressView(props: JobProgressProps) {
       {WITH_BAR.has(state) && (
         <progress
           className="ct-progress ct-job-progress__bar"
+          data-state={percent === undefined ? 'indeterminate' : 'determinate'}
           aria-label={messages.job.progressLabel}
           max={100}
           value={percent}
@@ -191,7 +196,7 @@ function JobProgressView(props: JobProgressProps) {
         <ul className="ct-job-progress__artifacts" aria-label={messages.runner.artifacts}>
           {job.artifacts.map((url) => (
             <li key={url} className="ct-job-progress__artifact">
-              <ArtifactViewer url={url} />
+              {renderArtifact ? renderArtifact(url) : <ArtifactViewer url={url} />}
             </li>
           ))}
         </ul>

@@ -3,6 +3,8 @@ import { useEffect, useId, useRef, useState, type ChangeEvent, type FormEvent } 
 import {
   getTool,
   inputFields,
+  isBusy,
+  isTerminal,
   isToolsError,
   ToolsError,
   useTool,
@@ -17,22 +19,25 @@ import {
   type UseToolResult,
   type ValidationIssue,
 } from '../react/index.js'
-import { cx } from './classNames.js'
+import { cx, type RootProps } from './classNames.js'
 import { ErrorNotice } from './ErrorNotice.js'
 import { FieldError } from './FieldError.js'
 import { JobProgress } from './JobProgress.js'
 import { ResultView } from './ResultView.js'
-import { UploadForm } from './UploadForm.js'
+import { UploadForm, type UploadFormProps } from './UploadForm.js'
 import { WaitNotice } from './WaitNotice.js'
 import { useMessages } from './useMessages.js'
 
-export interface ToolRunnerProps<T extends ToolId> {
+export interface ToolRunnerProps<T extends ToolId> extends RootProps {
   tool: T
   /** Values to prefill: named fields fill their inputs, any others the options field. */
   input?: Partial<ToolInput<T>>
   /** Called once per successful run. */
   onResult?: (result: ToolResult<T>) => void
-  className?: string
+  /** A file tool's accepted types, as `<UploadForm accept>`. Default: the catalogue row's. */
+  accept?: UploadFormProps['accept']
+  /** A file tool's largest file in bytes, as `<UploadForm maxSize>`. Default 20 MB, 200 MB for video. */
+  maxSize?: number
 }
 
 /** The JSON field for body fields the spec leaves open; its text is kept among the values. */
@@ -91,7 +96,7 @@ function readForm(fields: InputFieldSpec[], values: Values): Record<string, unkn
  * @example
  * <ToolRunner tool="valuation/rent" input={{ city: 'Kazan' }} />
  */
-export function ToolRunner<T extends ToolId>({ tool, input, onResult, className }: ToolRunnerProps<T>) {
+export function ToolRunner<T extends ToolId>({ tool, input, onResult, accept, maxSize, className, ...root }: ToolRunnerProps<T>) {
   const { client } = useToolsContext()
   const messages = useMessages()
   const hook = useTool(tool)
@@ -113,7 +118,7 @@ export function ToolRunner<T extends ToolId>({ tool, input, onResult, className 
   const formRef = useRef<HTMLFormElement>(null)
 
   const { phase, error, result, job } = hook
-  const busy = phase === 'submitting' || phase === 'pending' || phase === 'running'
+  const busy = isBusy(phase)
   const formInput = readForm(fields, values)
   const optionsIssue: ValidationIssue = {
     field: OPTIONS,
@@ -217,12 +222,12 @@ export function ToolRunner<T extends ToolId>({ tool, input, onResult, className 
     </div>
   )
 
-  const finished = phase === 'succeeded' || phase === 'failed'
+  const finished = isTerminal(phase)
   // The upload form shows its own errors; the job's failure is told by its progress.
   const showNotice = error && !isFileTool && !(job && error.kind === 'job-failed')
 
   return (
-    <section className={cx('ct-tool-runner', className)} data-state={phase} aria-labelledby={idOf('title')}>
+    <section aria-labelledby={idOf('title')} {...root} className={cx('ct-tool-runner', className)} data-state={phase}>
       <header className="ct-tool-runner__header">
         <h2 className="ct-tool-runner__title" id={idOf('title')}>
           {messages.tools[tool].title}
@@ -235,6 +240,8 @@ export function ToolRunner<T extends ToolId>({ tool, input, onResult, className 
           tool={tool as FileToolId}
           state={hook as unknown as UseToolResult<FileToolId>}
           options={formInput}
+          accept={accept}
+          maxSize={maxSize}
           submitLabel={messages.runner.submit}
           className="ct-tool-runner__form"
         >

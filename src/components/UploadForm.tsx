@@ -2,13 +2,13 @@
 import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react'
 import type { Accept } from 'react-dropzone'
 import {
+  isBusy,
   useTool,
   type FileToolId,
   type ToolInput,
-  type ToolPhase,
   type UseToolResult,
 } from '../react/index.js'
-import { cx } from './classNames.js'
+import { cx, type RootProps } from './classNames.js'
 import { ErrorNotice } from './ErrorNotice.js'
 import { FieldError } from './FieldError.js'
 import { FileDrop } from './FileDrop.js'
@@ -19,7 +19,7 @@ import { WaitNotice } from './WaitNotice.js'
 /** What the form sends: the file, with the extra options beside it. */
 export type UploadInput = { file: File } & Record<string, unknown>
 
-export interface UploadFormProps<T extends FileToolId = FileToolId> {
+export interface UploadFormProps<T extends FileToolId = FileToolId> extends Omit<RootProps<HTMLFormElement>, 'onSubmit'> {
   /** The file tool to run. Its catalogue row gives the accepted types and the file's part name. */
   tool: T
   /**
@@ -42,11 +42,7 @@ export interface UploadFormProps<T extends FileToolId = FileToolId> {
    * tool has answered. Not called when the run fails or is cancelled.
    */
   onSubmitted?: (input: UploadInput) => void
-  className?: string
 }
-
-/** Phases in which a run is under way: the form is locked until it ends. */
-const IN_FLIGHT: ReadonlySet<ToolPhase> = new Set(['submitting', 'pending', 'running'])
 
 /**
  * A form for one file tool: pick or drop a file (`FileDrop`), add the `children` fields,
@@ -90,11 +86,13 @@ function UploadFormView<T extends FileToolId>({
   submitLabel,
   onSubmitted,
   className,
+  ...root
 }: UploadFormProps<T> & { state: UseToolResult<T> }) {
   const messages = useMessages()
   const [file, setFile] = useState<File | null>(null)
   const { phase, error, uploadProgress, waiting, run, reset, retry } = state
-  const inFlight = IN_FLIGHT.has(phase)
+  // A run under way locks the form until it ends.
+  const inFlight = isBusy(phase)
   // A job's own failure belongs to its progress (`<JobProgress>`), not to the form that sent it.
   const failed = phase === 'failed' && error !== null && error.kind !== 'job-failed'
 
@@ -149,6 +147,7 @@ function UploadFormView<T extends FileToolId>({
 
   return (
     <form
+      {...root}
       className={cx('ct-upload-form', className)}
       data-state={phase}
       aria-busy={inFlight || undefined}

@@ -1,4 +1,5 @@
-// What a result file is called and how safely it can be shown, from its link and its media type.
+// What a result file is called when it is saved: from the service's own name or the link, cleaned.
+import { mediaType } from '../react/index.js'
 
 /** Types whose usual extension is not their subtype; for the rest, `image/png` → `png` will do. */
 const EXTENSIONS: Readonly<Record<string, string>> = {
@@ -11,31 +12,29 @@ const EXTENSIONS: Readonly<Record<string, string>> = {
 }
 
 /**
- * Types a browser shows as a passive document. A `blob:` URL carries the host page's origin, so
- * opening one of an HTML, SVG or XML file in a tab would run its scripts as the partner's site:
- * those (and anything untyped, which a browser may sniff) are offered as a download only.
+ * Characters a saved name must not carry: controls (C0, DEL, C1), direction marks and overrides
+ * (U+061C, U+200E/F, U+202A–U+202E, U+2066–U+2069: "invoice‮fdp.exe" shows as "invoiceexe.pdf"),
+ * zero-width and line separators, and what file systems read as folders or refuse (`/ \ : * ? " < > |`).
  */
-const SAFE_IN_A_TAB = /^(image\/(png|jpeg|webp|gif|avif)|video\/[\w.+-]+|audio\/[\w.+-]+|application\/pdf|text\/plain|application\/json)$/
-
-/** The media type without parameters, lower case: `text/html; charset=utf-8` → `text/html`. */
-export function mediaType(type: string): string {
-  return type.split(';')[0]!.trim().toLowerCase()
-}
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff/\\:*?"<>|]/g
 
 /**
- * The name a download gets: the link's last path segment, decoded, with the extension of
- * `type` added when the segment has none. `download` when the link names nothing.
+ * The name a download gets: `given` (the service's `Content-Disposition` name) when there is one,
+ * else the link's last path segment, decoded; cleaned of characters that could disguise or
+ * misplace it, with the extension of `type` added when it has none. `download` when nothing is left.
  */
-export function artifactFileName(url: string, type: string): string {
-  const segment = lastPathSegment(url)
-  let name = segment
-  try {
-    name = decodeURIComponent(segment)
-  } catch {
-    // A stray "%" that is not an escape: keep the segment as written.
+export function artifactFileName(url: string, type: string, given?: string): string {
+  let name = given ?? lastPathSegment(url)
+  if (given === undefined) {
+    try {
+      name = decodeURIComponent(name)
+    } catch {
+      // A stray "%" that is not an escape: keep the segment as written.
+    }
   }
-  // Path separators in a decoded name would read as folders to some download managers.
-  name = name.replace(/[/\\]/g, '_').trim() || 'download'
+  // Leading dots would hide the file; trailing dots and spaces are dropped by some systems, so say what is kept.
+  name = name.trim().replace(UNSAFE, '_').replace(/^[\s.]+|[\s.]+$/g, '').slice(0, 200) || 'download'
   const media = mediaType(type)
   const extension = EXTENSIONS[media] ?? media.split('/')[1] ?? ''
   // A subtype such as `octet-stream` or `vnd.ms-excel` is no extension: leave the name as it is.
@@ -52,9 +51,4 @@ function lastPathSegment(url: string): string {
     path = url.split(/[?#]/)[0]!
   }
   return path.split('/').filter(Boolean).at(-1) ?? ''
-}
-
-/** Whether a `blob:` URL of this type may be opened in a new tab (see `SAFE_IN_A_TAB`). */
-export function opensSafelyInATab(type: string): boolean {
-  return SAFE_IN_A_TAB.test(mediaType(type))
 }

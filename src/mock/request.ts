@@ -1,4 +1,4 @@
-import type { ToolDefinition } from '../client/index.js'
+import { mediaType, type ToolDefinition } from '../tools/index.js'
 
 /** A tool call's body, read and checked; or why it is refused with 400. */
 export type ParsedCall =
@@ -12,7 +12,7 @@ export type ParsedCall =
 /** The media type of a request's body, without parameters such as the boundary. */
 export function mediaTypeOf(request: Request): string | undefined {
   const header = request.headers.get('content-type')
-  return header ? header.split(';')[0]!.trim().toLowerCase() : undefined
+  return header ? mediaType(header) : undefined
 }
 
 function parseObject(text: string): Record<string, unknown> | undefined {

@@ -56,8 +56,8 @@ export interface Messages {
     aborted: ErrorText
     /** A job polled past the poll timeout: it goes on at the service. */
     timeout: ErrorText
-    /** Anything thrown that is not a `ToolsError`. */
-    unknown: ErrorText
+    /** Anything unexpected: the `unexpected` kind, or a thrown value that is not a `ToolsError`. */
+    unexpected: ErrorText
   }
   /** The server proxy's own refusals, told to the end user (never about the site's wallet or key). */
   proxy: Record<ProxyRefusal, ErrorText>
@@ -216,7 +216,7 @@ export const en: Messages = {
       body: 'It is still being worked on at the service, but this page stopped checking.',
       action: 'Check again to keep waiting for it.',
     },
-    unknown: {
+    unexpected: {
       title: 'Something went wrong',
       body: 'An unexpected error occurred.',
       action: 'Try again, or reload the page.',

@@ -68,7 +68,7 @@ function anySignal(signals: AbortSignal[]): AbortSignal {
 function asToolsError(error: unknown, tool: string): ToolsError {
   if (isToolsError(error)) return error
   if (isCancelledError(error)) return new ToolsError('aborted', 'The call was cancelled.', { tool, cause: error })
-  return new ToolsError('network', error instanceof Error ? error.message : String(error), { tool, cause: error })
+  return new ToolsError('unexpected', error instanceof Error ? error.message : String(error), { tool, cause: error })
 }
 
 /**

@@ -1,5 +1,6 @@
 import {
   createClient,
+  type ArtifactFile,
   type CallOptions,
   type Interpretation,
   type Job,
@@ -26,6 +27,8 @@ export interface ToolsClient {
   wait<T extends DeferredToolId>(tool: T, jobId: string, opts?: CallOptions): Promise<Job<T>>
   /** Downloads a result link with the key; refuses links off the service's origin. */
   artifact(url: string, opts?: Pick<CallOptions, 'signal'>): Promise<Blob>
+  /** Like `artifact`, with the file name the service gives in `Content-Disposition` (raw: clean it before use). */
+  artifactFile(url: string, opts?: Pick<CallOptions, 'signal'>): Promise<ArtifactFile>
   /** The issues `run` would refuse the input for, one per field; empty when valid. Sends nothing. */
   validate<T extends ToolId>(tool: T, input: ToolInput<T>): Promise<ValidationIssue[]>
 }

@@ -1,9 +1,19 @@
 // The catalogue layer and the public part of the client beneath it (upper layers import from here).
-export { defaultInterpretation, isToolsError, jobFailedError, ToolsError, VALIDATION_MESSAGES } from '../client/index.js'
+export {
+  defaultInterpretation,
+  isBusy,
+  isTerminal,
+  isToolsError,
+  jobFailedError,
+  mediaType,
+  ToolsError,
+  VALIDATION_MESSAGES,
+} from '../client/index.js'
 // What the server proxy answers its own refusals with, for the browser to tell them apart.
 export { PROXY_ERROR_CODES, proxyRefusalOf } from '../client/index.js'
 export type { ProxyRefusal } from '../client/index.js'
 export type {
+  ArtifactFile,
   CallOptions,
   Interpretation,
   Job,

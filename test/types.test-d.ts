@@ -1,0 +1,79 @@
+// Type contracts derived from the catalogue: checked by `tsc` (npm run typecheck) and by Vitest's
+// typecheck in the unit project. A `@ts-expect-error` that stops being an error fails both.
+import { describe, expectTypeOf, it } from 'vitest'
+import {
+  createToolsClient,
+  ToolsError,
+  type DeferredToolId,
+  type FileToolId,
+  type Job,
+  type JobHandle,
+  type ListingToolId,
+  type Result,
+  type SyncToolId,
+  type ToolHookName,
+  type ToolInput,
+  type ToolResult,
+  type ToolsErrorKind,
+  type UseToolResult,
+} from '../src/components/index.js'
+import { toolHooks, useValuationRent } from '../src/react/index.js'
+
+const client = createToolsClient({ baseUrl: 'https://tools.example/v1', apiKey: 'key' })
+
+describe('the catalogue’s derived types', () => {
+  it('tells sync, deferred, file and listing tools apart', () => {
+    expectTypeOf<'valuation/rent'>().toExtend<SyncToolId>()
+    expectTypeOf<'valuation/rent'>().not.toExtend<DeferredToolId>()
+    expectTypeOf<'pdf/create'>().toExtend<DeferredToolId>()
+    expectTypeOf<'photo/enhance'>().toExtend<FileToolId>()
+    expectTypeOf<'pdf/create'>().toExtend<ListingToolId>()
+    expectTypeOf<'valuation/rent'>().not.toExtend<FileToolId>()
+  })
+
+  it('a sync tool has no start: only deferred tools create jobs', () => {
+    // @ts-expect-error valuation/rent answers at once: there is no job to start
+    void client.start('valuation/rent', { propertyCategory: 'flat', totalArea: 50, city: 'Kazan' })
+    expectTypeOf(client.start('pdf/create', { objectId: 'obj_1' })).resolves.toEqualTypeOf<JobHandle<'pdf/create'>>()
+    // @ts-expect-error no job of a sync tool to read
+    void client.job('valuation/rent', 'job_1')
+  })
+
+  it('rent needs its three fields, typed', () => {
+    void client.run('valuation/rent', { propertyCategory: 'flat', totalArea: 50, city: 'Kazan' })
+    // @ts-expect-error city is missing
+    void client.run('valuation/rent', { propertyCategory: 'flat', totalArea: 50 })
+    // @ts-expect-error totalArea is a number
+    void client.run('valuation/rent', { propertyCategory: 'flat', totalArea: '50', city: 'Kazan' })
+    // Fields the spec does not name pass through.
+    void client.run('valuation/rent', { propertyCategory: 'flat', totalArea: 50, city: 'Kazan', rooms: 2 })
+    expectTypeOf<ToolInput<'valuation/rent'>>().toHaveProperty('totalArea').toEqualTypeOf<number>()
+  })
+
+  it('a file tool takes a Blob', () => {
+    expectTypeOf<ToolInput<'photo/enhance'>>().toHaveProperty('file').toEqualTypeOf<Blob>()
+    // @ts-expect-error the file is required
+    void client.run('photo/enhance', {})
+  })
+
+  it('results: a sync tool’s Result, a deferred tool’s Job', () => {
+    expectTypeOf<ToolResult<'valuation/rent'>>().toEqualTypeOf<Result<'valuation/rent'>>()
+    expectTypeOf<ToolResult<'pdf/create'>>().toEqualTypeOf<Job<'pdf/create'>>()
+    expectTypeOf(client.run('pdf/create', { objectId: 'obj_1' })).resolves.toEqualTypeOf<Job<'pdf/create'>>()
+  })
+
+  it('names each hook after its tool', () => {
+    expectTypeOf<ToolHookName<'pdf/create'>>().toEqualTypeOf<'usePdfCreate'>()
+    expectTypeOf<ToolHookName<'valuation/rent'>>().toEqualTypeOf<'useValuationRent'>()
+    expectTypeOf(toolHooks.usePdfCreate).returns.toEqualTypeOf<UseToolResult<'pdf/create'>>()
+    expectTypeOf(useValuationRent).returns.toHaveProperty('run').parameter(0).toEqualTypeOf<ToolInput<'valuation/rent'>>()
+    // @ts-expect-error no such tool, no such hook
+    void toolHooks.useValuationRents
+  })
+
+  it('errors: one class, kinds as a union, unexpected among them', () => {
+    expectTypeOf<ToolsError['kind']>().toEqualTypeOf<ToolsErrorKind>()
+    expectTypeOf<'unexpected'>().toExtend<ToolsErrorKind>()
+    expectTypeOf<'timeout-of-my-own'>().not.toExtend<ToolsErrorKind>()
+  })
+})
