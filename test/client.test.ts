@@ -206,7 +206,8 @@ describe('every error kind', () => {
     try {
       const polls = () => service.log.filter((entry) => entry.kind === 'poll')
       const controller = new AbortController()
-      const running = demo().run('avatar/video', {}, { signal: controller.signal, pollInterval: 20 })
+      // Reads come a third of pollInterval apart at first: one at 20 ms, the next at 40 ms.
+      const running = demo().run('avatar/video', {}, { signal: controller.signal, pollInterval: 60 })
       // vi.waitFor runs on the real clock; only the client's and the service's time is fake.
       await vi.waitFor(() => expect(calls()).toHaveLength(1), { interval: 1 })
       await vi.advanceTimersByTimeAsync(20)
