@@ -373,6 +373,8 @@ describe('<UploadForm> submitting', () => {
       job: undefined,
       error,
       uploadProgress: null,
+      needsFile: false,
+      current: undefined,
     }
     const { container } = renderIn(<UploadForm tool="photo/enhance" state={state} />)
     const fieldError = container.querySelector('.ct-upload-form__drop .ct-field-error')!

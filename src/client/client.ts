@@ -1,7 +1,7 @@
 import type { CallOptions, Job, JobHandle, Result, ToolDefinition } from './definition.js'
-import { abortError, issue, jobFailedError, ToolsError, validationError, type ValidationIssue } from './errors.js'
+import { abortError, issue, ToolsError, validationError, type ValidationIssue } from './errors.js'
 import { newIdempotencyKey } from './ids.js'
-import { defaultInterpretation, type Interpretation } from './interpret.js'
+import { defaultInterpretation, failedJobError, type Interpretation } from './interpret.js'
 import { asRecord } from './record.js'
 import { errorFromResponse, malformed, readBody, requestIdOf } from './response.js'
 import { backoff, retryPolicy, sleep, type RetryOptions } from './retry.js'
@@ -206,15 +206,25 @@ export function createClient(tools: readonly ToolDefinition[], options: ToolsCli
       if (!current.requestId && requestId) current.requestId = requestId
       opts.onJob?.(current)
       if (current.phase === 'succeeded') return current
-      if (current.phase === 'failed') throw jobFailedError(current, interpret.errorMessage(current.data))
+      if (current.phase === 'failed') throw failedJobError(current, interpret)
     }
+  }
+
+  /** A job exists from here on: every failure names it, so `wait(tool, jobId)` can take it up again. */
+  function follow(id: string, jobId: string, opts: CallOptions, firstDelay: number, requestId?: string): Promise<Job> {
+    return poll(id, jobId, opts, firstDelay, requestId).catch((error: unknown) => {
+      if (error instanceof ToolsError && !error.jobId) {
+        throw new ToolsError(error.kind, error.message, { ...error, tool: id, jobId, cause: error.cause })
+      }
+      throw error
+    })
   }
 
   async function run(id: string, input: unknown, opts: CallOptions = {}): Promise<Result | Job> {
     const tool = definition(id)
     if (tool.mode === 'deferred') {
       const handle = await start(id, input, opts)
-      return poll(id, handle.jobId, opts, opts.pollInterval ?? pollInterval, handle.requestId)
+      return follow(id, handle.jobId, opts, opts.pollInterval ?? pollInterval, handle.requestId)
     }
     const { response, body } = await call(tool, input, opts)
     return {
@@ -252,7 +262,7 @@ export function createClient(tools: readonly ToolDefinition[], options: ToolsCli
     run,
     start,
     job,
-    wait: (id: string, jobId: string, opts: CallOptions = {}) => poll(id, jobId, opts, 0),
+    wait: (id: string, jobId: string, opts: CallOptions = {}) => follow(id, jobId, opts, 0),
     artifact,
     /** The issues `run` would refuse `input` for (none when valid), without sending anything. */
     validate: async (id: string, input: unknown): Promise<ValidationIssue[]> => {
