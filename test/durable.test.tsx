@@ -1,5 +1,5 @@
 import { QueryClient } from '@tanstack/react-query'
-import { act, render, renderHook, screen } from '@testing-library/react'
+import { act, fireEvent, render, screen } from '@testing-library/react'
 import { useEffect, useState, type ReactNode } from 'react'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { MOCK_BASE_URL, MOCK_KEYS } from '../src/mock/index.js'
@@ -56,10 +56,15 @@ function Provider({
   )
 }
 
-let pdf: ReturnType<typeof usePdfCreate>
+/** The hooks as last rendered, for the test to call. */
+const latest: { pdf?: ReturnType<typeof usePdfCreate>; photo?: ReturnType<typeof usePhotoEnhance> } = {}
+
 function PdfRunner() {
-  pdf = usePdfCreate()
-  return <p data-testid="pdf">{`${pdf.phase} ${pdf.job?.jobId ?? '-'} ${pdf.result?.artifacts.length ?? 0}`}</p>
+  const state = usePdfCreate()
+  useEffect(() => {
+    latest.pdf = state
+  })
+  return <p data-testid="pdf">{`${state.phase} ${state.job?.jobId ?? '-'} ${state.result?.artifacts.length ?? 0}`}</p>
 }
 const shown = () => screen.getByTestId('pdf').textContent
 
@@ -70,9 +75,9 @@ describe('a reload mid-job', () => {
         <PdfRunner />
       </Provider>,
     )
-    act(() => pdf.run({ objectId: 'obj_demo' }))
+    act(() => latest.pdf!.run({ objectId: 'obj_demo' }))
     await advance(3_100)
-    const jobId = pdf.job?.jobId
+    const jobId = latest.pdf!.job?.jobId
     expect(jobId).toMatch(/^job_/)
     expect(shown()).toMatch(/^(pending|running) job_/)
     first.unmount()
@@ -100,7 +105,7 @@ describe('an unmount while the POST is out', () => {
         <PdfRunner />
       </Provider>,
     )
-    act(() => pdf.run({ objectId: 'obj_demo' }))
+    act(() => latest.pdf!.run({ objectId: 'obj_demo' }))
     await advance(500)
     expect(shown()).toBe('submitting - 0')
     first.unmount()
@@ -125,7 +130,7 @@ describe('an unmount while the POST is out', () => {
         <PdfRunner />
       </Provider>,
     )
-    act(() => pdf.run({ objectId: 'obj_demo' }))
+    act(() => latest.pdf!.run({ objectId: 'obj_demo' }))
     await advance(200)
     first.unmount()
     await advance(10_000)
@@ -170,18 +175,162 @@ describe('a job whose reads keep failing (case 2)', () => {
     )
     // Every read of the job fails: five tries per read, four reads.
     service.inject({ match: { kind: 'poll' }, fault: 'server-error', times: 20 })
-    act(() => pdf.run({ objectId: 'obj_demo' }))
+    act(() => latest.pdf!.run({ objectId: 'obj_demo' }))
     await advance(60_000)
-    expect(pdf.phase).toBe('failed')
-    expect(pdf.error?.kind).toBe('server')
-    const jobId = pdf.current?.jobId
+    expect(latest.pdf!.phase).toBe('failed')
+    expect(latest.pdf!.error?.kind).toBe('server')
+    const jobId = latest.pdf!.current?.jobId
     expect(jobId).toMatch(/^job_/)
 
-    act(() => pdf.run({ objectId: 'obj_demo' }))
+    act(() => latest.pdf!.run({ objectId: 'obj_demo' }))
     await advance(5_000)
     expect(shown()).toBe(`succeeded ${jobId} 1`)
     expect(posts()).toHaveLength(2)
     expect(posts()[1]).toMatchObject({ replay: true, idempotencyKey: posts()[0]!.idempotencyKey })
     expect(service.bills()).toBe(1)
+  })
+})
+
+describe('cancel after the service took the upload (case 3)', () => {
+  it('keeps the run, and sending the same file again reuses its key: billed 1', async () => {
+    function PhotoRunner() {
+      const state = usePhotoEnhance()
+      useEffect(() => {
+        latest.photo = state
+      })
+      return <p data-testid="photo">{state.phase}</p>
+    }
+    render(
+      <Provider>
+        <PhotoRunner />
+      </Provider>,
+    )
+    const file = pngFile('room.png')
+    service.inject({ match: { kind: 'call' }, fault: 'held' })
+    act(() => latest.photo!.run({ file }))
+    await advance(500)
+    expect(latest.photo!.phase).toBe('submitting')
+    act(() => latest.photo!.reset())
+    expect(latest.photo!.phase).toBe('idle')
+
+    act(() => latest.photo!.run({ file }))
+    await advance(25_000)
+    expect(latest.photo!.phase).toBe('succeeded')
+    const [sent, again] = posts()
+    expect(posts()).toHaveLength(2)
+    expect(again).toMatchObject({ idempotencyKey: sent!.idempotencyKey, replay: true })
+    expect(service.bills()).toBe(1)
+  })
+})
+
+describe('a key change mid-job (case 4)', () => {
+  function SwitchableKey({ children }: { children: ReactNode }) {
+    const [key, setKey] = useState<string>(MOCK_KEYS.demo)
+    return (
+      <Provider apiKey={key}>
+        {/* Same account, its second key. */}
+        <button onClick={() => setKey(MOCK_KEYS.limited)}>switch key</button>
+        {children}
+      </Provider>
+    )
+  }
+  const switchKey = () => fireEvent.click(screen.getByRole('button', { name: 'switch key' }))
+
+  it('follows the job to its end with the key that created it: no 404, billed 1', async () => {
+    render(
+      <SwitchableKey>
+        <PdfRunner />
+      </SwitchableKey>,
+    )
+    act(() => latest.pdf!.run({ objectId: 'obj_demo' }))
+    await advance(3_500)
+    const jobId = latest.pdf!.job?.jobId
+    expect(jobId).toMatch(/^job_/)
+    switchKey()
+    await advance(25_000)
+    expect(shown()).toBe(`succeeded ${jobId} 1`)
+    expect(polls().every((entry) => entry.key === MOCK_KEYS.demo && entry.status === 200)).toBe(true)
+    expect(service.bills()).toBe(1)
+  })
+
+  it('a switch while the POST is out still reads the job with its own key', async () => {
+    service.setLatency(1_000)
+    render(
+      <SwitchableKey>
+        <PdfRunner />
+      </SwitchableKey>,
+    )
+    act(() => latest.pdf!.run({ objectId: 'obj_demo' }))
+    await advance(200)
+    switchKey()
+    await advance(30_000)
+    expect(shown()).toMatch(/^succeeded job_\w+ 1$/)
+    expect(polls().length).toBeGreaterThan(0)
+    expect(polls().every((entry) => entry.key === MOCK_KEYS.demo && entry.status === 200)).toBe(true)
+    expect(service.bills()).toBe(1)
+  })
+})
+
+describe('apiKey as a function (case 5)', () => {
+  it('shows nothing fetched with one key once the function returns another account’s key', async () => {
+    const { artifacts } = await fastClient(MOCK_KEYS.demo).run('site/create', { objectId: 'obj_demo' })
+    const url = artifacts[0]!
+    expect(url).toContain('/artifacts/')
+    let key = MOCK_KEYS.demo
+    // One function throughout: only what it returns changes.
+    const getKey = () => key
+    function Viewer() {
+      const { blob, error } = useArtifact(url)
+      return <p data-testid="artifact">{blob ? 'shown' : (error?.kind ?? 'loading')}</p>
+    }
+    function App() {
+      const [tick, setTick] = useState(0)
+      return (
+        <Provider apiKey={getKey}>
+          <button onClick={() => setTick(tick + 1)}>render again</button>
+          <Viewer />
+        </Provider>
+      )
+    }
+    render(<App />)
+    await advance(500)
+    expect(screen.getByTestId('artifact').textContent).toBe('shown')
+    const before = service.log.length
+
+    key = MOCK_KEYS.other
+    fireEvent.click(screen.getByRole('button', { name: 'render again' }))
+    await advance(500)
+    expect(screen.getByTestId('artifact').textContent).not.toBe('shown')
+    const after = service.log.slice(before)
+    expect(after.length).toBeGreaterThan(0)
+    expect(after.every((entry) => entry.key === MOCK_KEYS.other)).toBe(true)
+  })
+
+  it('an inline key function re-rendering all the time does not multiply polls: ≤ 3 reads in 3 s', async () => {
+    service.freezeJobs()
+    const { jobId } = await fastClient(MOCK_KEYS.demo).start('pdf/create', { objectId: 'obj_demo' })
+    function Watcher() {
+      const { data } = useJob('pdf/create', jobId)
+      return <p>{data?.phase ?? 'loading'}</p>
+    }
+    function App() {
+      const [tick, setTick] = useState(0)
+      // Something above the provider re-renders ten times a second.
+      useEffect(() => {
+        const timer = setInterval(() => setTick((n) => n + 1), 100)
+        return () => clearInterval(timer)
+      }, [])
+      return (
+        <ToolsProvider baseUrl={MOCK_BASE_URL} apiKey={() => MOCK_KEYS.demo}>
+          <span>{tick}</span>
+          <Watcher />
+        </ToolsProvider>
+      )
+    }
+    render(<App />)
+    await advance(3_000)
+    expect(screen.getByText('pending')).toBeTruthy()
+    expect(polls().length).toBeGreaterThanOrEqual(1)
+    expect(polls().length).toBeLessThanOrEqual(3)
   })
 })

@@ -48,28 +48,30 @@ export function ToolsProvider(props: ToolsProviderProps) {
     createJournal(props.journal === false ? null : (props.journal ?? (typeof window === 'undefined' ? memoryStore() : defaultStore()))),
   )
 
-  // A key function's latest value: the fingerprint follows the key it returns, not its identity,
-  // so an inline `apiKey={() => key}` keeps one cache and another account's key gets another.
+  // A key function is read at every render: the fingerprint follows the key it returns, not
+  // its identity, so an inline `apiKey={() => key}` keeps one cache, and a function that starts
+  // returning another account's key gets another cache at once. An async one is awaited.
+  const answer = typeof apiKey === 'function' ? apiKey() : apiKey
   const [returned, setReturned] = useState<string>()
   const latest = useRef(apiKey)
   useInsertionEffect(() => {
     latest.current = apiKey
   })
   useEffect(() => {
-    if (typeof apiKey !== 'function') return
+    if (typeof answer !== 'object') return
     let live = true
-    Promise.resolve(apiKey()).then(
+    answer.then(
       (key) => live && setReturned(key),
       () => undefined,
     )
     return () => {
       live = false
     }
-  }, [apiKey])
+  }, [answer])
 
-  const key = typeof apiKey === 'function' ? returned : apiKey
+  const key = typeof answer === 'object' ? returned : answer
   // A key function not yet answered has a fingerprint of its own, matching no journaled run.
-  const print = given ? clientIdentity(given) : fingerprint(baseUrl!, key) + (key === undefined && apiKey ? '?' : '')
+  const print = given ? clientIdentity(given) : fingerprint(baseUrl!, key) + (key === undefined && typeof answer === 'object' ? '?' : '')
 
   // One client per key: a job keeps being read with the key that created it.
   const [clients] = useState(() => new Map<string, ToolsClient>())

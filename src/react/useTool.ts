@@ -292,14 +292,17 @@ export function useTool<T extends ToolId>(tool: T, options: UseToolOptions = {})
     resetMutation()
   }, [resetMutation, save])
 
-  // What this key may see: a finished run of another key is not shown; an unfinished one is
-  // followed to its end with the key that created it, never dropped.
+  // On a key change, a finished run of the old key leaves the view (it is journaled); an
+  // unfinished one stays, followed to its end with the key that created it, never dropped.
+  const [viewedFingerprint, setViewedFingerprint] = useState(fingerprint)
+  if (viewedFingerprint !== fingerprint) {
+    setViewedFingerprint(fingerprint)
+    const phaseNow = (current?.jobId && jobQuery.data?.phase) || current?.phase
+    if (phaseNow && isFinished({ phase: phaseNow })) setCurrent(undefined)
+  }
   const mutationFingerprint = mutation.variables?.fingerprint
   const ownMutation = mutationFingerprint === undefined || mutationFingerprint === fingerprint || mutation.isPending
-  const jobPhase = job?.phase ?? current?.phase
-  const shown = current && (current.fingerprint === fingerprint || !jobPhase || !isFinished({ phase: jobPhase }))
-    ? current
-    : undefined
+  const shown = current
 
   const failedJob = job?.phase === 'failed' ? job : undefined
   const jobError = useMemo(() => (failedJob ? failedJobError(failedJob, client.interpret) : null), [failedJob, client])
