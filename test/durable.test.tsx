@@ -13,29 +13,14 @@ import {
   type ToolsClientOptions,
   type ToolsError,
 } from '../src/react/index.js'
+import { advance, useFakeClock } from './support/clock.js'
 import { fastClient, pngFile, setupMockService } from './support/service.js'
 
 // A 20-second job, as pdf/create takes on the real service; polled every 3 s, the default.
 const { service } = setupMockService({ jobDuration: 20_000 })
 
-beforeEach(() => {
-  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] })
-})
+beforeEach(useFakeClock)
 afterEach(() => vi.useRealTimers())
-
-/**
- * Moves the fake clock (the mock's job clock reads it too) in small steps, letting the event loop
- * turn between them (no real time passes) so intercepted requests are answered as they would be.
- */
-async function advance(ms: number) {
-  for (let left = ms, turns = 0; left > 0 || turns < 10; left -= 50, turns++) {
-    // One act per step, so React commits and runs effects as it would between two frames.
-    await act(async () => {
-      await vi.advanceTimersByTimeAsync(Math.max(1, Math.min(50, left)))
-      for (let i = 0; i < 3; i++) await new Promise((resolve) => setImmediate(resolve))
-    })
-  }
-}
 
 const posts = () => service.log.filter((entry) => entry.kind === 'call')
 const polls = () => service.log.filter((entry) => entry.kind === 'poll')
@@ -219,6 +204,44 @@ describe('cancel after the service took the upload (case 3)', () => {
     const [sent, again] = posts()
     expect(posts()).toHaveLength(2)
     expect(again).toMatchObject({ idempotencyKey: sent!.idempotencyKey, replay: true })
+    expect(service.bills()).toBe(1)
+  })
+})
+
+describe('a file run cut off mid-upload', () => {
+  it('asks for the file again on the next mount and re-sends it with the same key: billed 1', async () => {
+    function PhotoRunner() {
+      const state = usePhotoEnhance()
+      useEffect(() => {
+        latest.photo = state
+      })
+      return <p data-testid="photo">{`${state.phase} ${state.needsFile}`}</p>
+    }
+    const file = pngFile('room.png')
+    service.inject({ match: { kind: 'call' }, fault: 'held' })
+    const first = render(
+      <Provider>
+        <PhotoRunner />
+      </Provider>,
+    )
+    act(() => latest.photo!.run({ file, mode: 'auto' }))
+    await advance(500)
+    first.unmount()
+
+    render(
+      <Provider>
+        <PhotoRunner />
+      </Provider>,
+    )
+    await advance(500)
+    expect(screen.getByTestId('photo').textContent).toBe('idle true')
+    expect(latest.photo!.current?.file).toEqual({ name: 'room.png', type: 'image/png', size: file.size })
+    expect(posts()).toHaveLength(1)
+
+    act(() => latest.photo!.run({ file, mode: 'auto' }))
+    await advance(25_000)
+    expect(screen.getByTestId('photo').textContent).toBe('succeeded false')
+    expect(posts()[1]).toMatchObject({ idempotencyKey: posts()[0]!.idempotencyKey, replay: true })
     expect(service.bills()).toBe(1)
   })
 })
