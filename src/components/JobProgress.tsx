@@ -1,7 +1,6 @@
 'use client'
 import { useMemo, useState } from 'react'
 import {
-  jobFailedError,
   useToolsContext,
   useJob,
   type DeferredToolId,
@@ -9,6 +8,7 @@ import {
   type JobPhase,
   type ToolId,
 } from '../react/index.js'
+import { failedJobError } from '../react/internal.js'
 import { ArtifactViewer } from './ArtifactViewer.js'
 import { cx } from './classNames.js'
 import { ErrorNotice } from './ErrorNotice.js'
@@ -103,7 +103,7 @@ function JobProgressView(props: JobProgressProps) {
   if (job && job.phase !== announced.phase) setAnnounced({ phase: job.phase, text: messages.job.announce[job.phase] })
 
   const failure = useMemo(
-    () => (job?.phase === 'failed' ? jobFailedError(job, client.interpret.errorMessage(job.data)) : undefined),
+    () => (job?.phase === 'failed' ? failedJobError(job, client.interpret) : undefined),
     [job, client],
   )
 

@@ -4,7 +4,7 @@ import { createToolsClient, type ToolsClient, type ToolsClientOptions } from '..
 import { DEFAULT_POLL_INTERVAL } from '../tools/internal.js'
 import { ToolsContext, type ToolsContextValue } from './context.js'
 import { clientIdentity, fingerprint } from './fingerprint.js'
-import { createJournal, defaultStore, memoryStore, type JournalStore } from './journal.js'
+import { createJournal, defaultStore, type JournalStore } from './journal.js'
 import type { PartialMessages } from './messages.js'
 
 const NO_OVERRIDES: PartialMessages = {}
@@ -44,9 +44,7 @@ export function ToolsProvider(props: ToolsProviderProps) {
   const pollInterval = props.pollInterval ?? given?.pollInterval ?? DEFAULT_POLL_INTERVAL
   const enclosing = useContext(QueryClientContext)
   const [ownQueryClient] = useState(() => (queryClient || enclosing ? null : new QueryClient()))
-  const [journal] = useState(() =>
-    createJournal(props.journal === false ? null : (props.journal ?? (typeof window === 'undefined' ? memoryStore() : defaultStore()))),
-  )
+  const [journal] = useState(() => createJournal(props.journal === false ? null : (props.journal ?? defaultStore())))
 
   // A key function is read at every render: the fingerprint follows the key it returns, not
   // its identity, so an inline `apiKey={() => key}` keeps one cache, and a function that starts

@@ -48,7 +48,7 @@ export const isFinished = (run: Pick<Run, 'phase'>) => run.phase === 'succeeded'
 /** Runs still worth showing again: unfinished, or finished and not yet seen. */
 export const isOpen = (run: Run) => !isFinished(run) || !run.seen
 
-export function memoryStore(): JournalStore {
+function memoryStore(): JournalStore {
   const runs = new Map<string, Run>()
   return {
     get: (key) => runs.get(key),
@@ -67,11 +67,10 @@ function localStorageStore(storage: Storage): JournalStore {
   }
 }
 
-/** localStorage where there is one (a browser), else memory. */
+/** localStorage in a browser; memory elsewhere (a server must not share one journal between users). */
 export function defaultStore(): JournalStore {
   try {
-    const storage = (globalThis as { localStorage?: Storage }).localStorage
-    if (storage) return localStorageStore(storage)
+    if (typeof window !== 'undefined' && window.localStorage) return localStorageStore(window.localStorage)
   } catch {
     // Storage denied (privacy settings): memory still survives unmounts.
   }
