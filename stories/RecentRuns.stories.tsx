@@ -8,7 +8,8 @@ import { storyMessages } from './support/tools.js'
 /**
  * `<RecentRuns />`: the runs the journal keeps for the key in effect, newest first. A run is
  * journaled before its POST leaves, so a reload never loses a paid job: it is listed here (and
- * resumed by its `useTool` on the next mount). This story's runs carry the scope `story`.
+ * resumed by its `useTool` on the next mount). In an app the journal is the browser's
+ * localStorage; here each story keeps its own in memory, as its simulated service is its own.
  */
 const meta = {
   title: 'Components/RecentRuns',
@@ -43,8 +44,7 @@ function StartReport() {
 export const StartShowDismiss: Story = {
   play: async ({ canvas, userEvent, globals }) => {
     const m = storyMessages({ globals })
-    // Runs left by an earlier visit of this story are dismissed first.
-    for (const button of canvas.queryAllByRole('button', { name: m.runs.dismiss })) await userEvent.click(button)
+    await expect(canvas.getByText(m.runs.empty)).toBeVisible()
     await userEvent.click(canvas.getByRole('button', { name: 'Start a valuation report' }))
     const list = await canvas.findByRole('list', {}, { timeout: RUN_TIMEOUT })
     await userEvent.click(await within(list).findByRole('button', { name: m.runs.show }, { timeout: RUN_TIMEOUT }))
