@@ -38,6 +38,15 @@ export type ToolsProviderProps = (ConnectionProps | ClientProps) & {
   children?: ReactNode
 }
 
+/** A key function's answer; one that throws is left to fail the request that needs it. */
+function tryKey(read: () => string | Promise<string>): string | Promise<string> | undefined {
+  try {
+    return read()
+  } catch {
+    return undefined
+  }
+}
+
 /** Supplies the client, the query cache and the UI strings to every hook and component below it. */
 export function ToolsProvider(props: ToolsProviderProps) {
   const { queryClient, billingUrl, messages, children, baseUrl, client: given, apiKey } = props
@@ -49,7 +58,7 @@ export function ToolsProvider(props: ToolsProviderProps) {
   // A key function is read at every render: the fingerprint follows the key it returns, not
   // its identity, so an inline `apiKey={() => key}` keeps one cache, and a function that starts
   // returning another account's key gets another cache at once. An async one is awaited.
-  const answer = typeof apiKey === 'function' ? apiKey() : apiKey
+  const answer = typeof apiKey === 'function' ? tryKey(apiKey) : apiKey
   const [returned, setReturned] = useState<string>()
   const latest = useRef(apiKey)
   useInsertionEffect(() => {

@@ -23,7 +23,7 @@ export interface Run {
   file?: { name: string; type: string; size: number }
   jobId?: string
   phase: RunPhase
-  /** Its end was shown to someone; a finished run not yet seen is resumed on mount. */
+  /** Its end was shown, or it was set aside with `reset()`: only runs not seen are resumed on mount. */
   seen?: boolean
   createdAt: number
   updatedAt: number
@@ -40,13 +40,10 @@ export interface JournalStore {
 }
 
 const PREFIX = `${QUERY_NAMESPACE}:run:`
-/** Finished, seen runs kept per key for `useRuns`; older ones are pruned. */
+/** Seen runs kept per key for `useRuns`; older ones are pruned. */
 const KEEP = 20
 
 export const isFinished = (run: Pick<Run, 'phase'>) => run.phase === 'succeeded' || run.phase === 'failed'
-
-/** Runs still worth showing again: unfinished, or finished and not yet seen. */
-export const isOpen = (run: Run) => !isFinished(run) || !run.seen
 
 function memoryStore(): JournalStore {
   const runs = new Map<string, Run>()
@@ -101,7 +98,7 @@ export function createJournal(store: JournalStore | null): Journal {
         if (run) runs.push(run)
       }
       runs.sort((a, b) => b.createdAt - a.createdAt)
-      const stale = runs.filter((run) => !isOpen(run)).slice(KEEP)
+      const stale = runs.filter((run) => run.seen).slice(KEEP)
       for (const run of stale) await store.remove(keyOf(run))
       return runs.filter((run) => !stale.includes(run))
     },
