@@ -376,6 +376,8 @@ describe('<UploadForm> submitting', () => {
       error,
       uploadProgress: null,
       waiting: null,
+      needsFile: false,
+      current: undefined,
     }
     const { container } = renderIn(<UploadForm tool="photo/enhance" state={state} />)
     const fieldError = container.querySelector('.ct-upload-form__drop .ct-field-error')!

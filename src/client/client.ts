@@ -2,14 +2,13 @@ import type { CallOptions, Job, JobHandle, Presence, Result, ToolDefinition, Wai
 import {
   abortError,
   issue,
-  jobFailedError,
   toToolsError,
   ToolsError,
   validationError,
   type ValidationIssue,
 } from './errors.js'
 import { newIdempotencyKey } from './ids.js'
-import { defaultInterpretation, type Interpretation } from './interpret.js'
+import { defaultInterpretation, failedJobError, type Interpretation } from './interpret.js'
 import { dispositionFileName } from './media.js'
 import { asRecord } from './record.js'
 import { errorFromResponse, malformed, readBody, requestIdOf } from './response.js'
@@ -308,7 +307,7 @@ export function createClient(tools: readonly ToolDefinition[], options: ToolsCli
       if (!current.requestId && requestId) current.requestId = requestId
       opts.onJob?.(current)
       if (current.phase === 'succeeded') return current
-      if (current.phase === 'failed') throw jobFailedError(current, interpret.errorMessage(current.data))
+      if (current.phase === 'failed') throw failedJobError(current, interpret)
       if (Date.now() >= deadline) {
         throw new ToolsError('timeout', `${tool.id}: the job ${jobId} did not finish in time; wait for it again.`, {
           tool: tool.id,
@@ -320,11 +319,21 @@ export function createClient(tools: readonly ToolDefinition[], options: ToolsCli
     }
   }
 
+  /** A job exists from here on: every failure names it, so `wait(tool, jobId)` can take it up again. */
+  function follow(id: string, jobId: string, opts: CallOptions, fresh: boolean, requestId?: string): Promise<Job> {
+    return poll(id, jobId, opts, fresh, requestId).catch((error: unknown) => {
+      if (error instanceof ToolsError && !error.jobId) {
+        throw new ToolsError(error.kind, error.message, { ...error, tool: id, jobId, cause: error.cause })
+      }
+      throw error
+    })
+  }
+
   async function run(id: string, input: unknown, opts: CallOptions = {}): Promise<Result | Job> {
     const tool = definition(id)
     if (tool.mode === 'deferred') {
       const handle = await start(id, input, opts)
-      return poll(id, handle.jobId, opts, true, handle.requestId)
+      return follow(id, handle.jobId, opts, true, handle.requestId)
     }
     const { response, body } = await call(tool, input, opts)
     return {
@@ -370,7 +379,7 @@ export function createClient(tools: readonly ToolDefinition[], options: ToolsCli
     run: typed(run),
     start: typed(start),
     job: typed(job),
-    wait: typed((id: string, jobId: string, opts: CallOptions = {}) => poll(id, jobId, opts, false)),
+    wait: typed((id: string, jobId: string, opts: CallOptions = {}) => follow(id, jobId, opts, false)),
     artifact: typed(async (url: string, opts: Pick<CallOptions, 'signal'> = {}): Promise<Blob> => (await artifactFile(url, opts)).blob),
     artifactFile: typed(artifactFile),
     /** The issues `run` would refuse `input` for (none when valid), without sending anything. */

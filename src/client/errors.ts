@@ -43,12 +43,12 @@ export interface ValidationIssue {
 export interface ToolsErrorInit {
   status?: number
   tool?: string
+  jobId?: string
   requestId?: string
   body?: unknown
   issues?: ValidationIssue[]
   scope?: string
   retryAfter?: number
-  jobId?: string
   cause?: unknown
 }
 
@@ -59,6 +59,8 @@ export class ToolsError extends Error {
   /** HTTP status, where the service answered. */
   readonly status?: number
   readonly tool?: string
+  /** The job this error concerns, once one exists: `client.wait(tool, jobId)` takes it up again. */
+  readonly jobId?: string
   readonly requestId?: string
   /** The response (or job) body as received: parsed JSON, else text. */
   readonly body?: unknown
@@ -68,20 +70,18 @@ export class ToolsError extends Error {
   readonly scope?: string
   /** Milliseconds to wait before trying again, for `rate-limit`. */
   readonly retryAfter?: number
-  /** The job the failure is about, where one exists: `client.wait(tool, jobId)` takes it up again. */
-  readonly jobId?: string
 
   constructor(kind: ToolsErrorKind, message: string, init: ToolsErrorInit = {}) {
     super(message, init.cause === undefined ? undefined : { cause: init.cause })
     this.kind = kind
     this.status = init.status
     this.tool = init.tool
+    this.jobId = init.jobId
     this.requestId = init.requestId
     this.body = init.body
     this.issues = init.issues ?? []
     this.scope = init.scope
     this.retryAfter = init.retryAfter
-    this.jobId = init.jobId
   }
 }
 
@@ -104,11 +104,12 @@ export function issue(field: string, code: string): ValidationIssue {
 
 /** The error a failed job settles as; `detail` is the reason its body gives, if any. */
 export function jobFailedError(
-  job: { tool: string; requestId?: string; data: unknown },
+  job: { tool: string; jobId?: string; requestId?: string; data: unknown },
   detail?: string,
 ): ToolsError {
   return new ToolsError('job-failed', detail ? `The job failed: ${detail}` : 'The job failed.', {
     tool: job.tool,
+    jobId: job.jobId,
     requestId: job.requestId,
     body: job.data,
   })

@@ -13,7 +13,7 @@ export type {
 } from './definition.js'
 export { isToolsError, jobFailedError, ToolsError, VALIDATION_MESSAGES } from './errors.js'
 export type { ToolsErrorKind, ValidationCode, ValidationIssue } from './errors.js'
-export { defaultInterpretation } from './interpret.js'
+export { defaultInterpretation, failedJobError } from './interpret.js'
 export type { Interpretation } from './interpret.js'
 export type { RetryOptions } from './retry.js'
 export type { StandardSchemaV1 } from './standard-schema.js'

@@ -1,4 +1,5 @@
 import type { JobPhase, ToolDefinition } from './definition.js'
+import { jobFailedError, type ToolsError } from './errors.js'
 import { asRecord, pickString } from './record.js'
 
 /**
@@ -21,11 +22,13 @@ export interface Interpretation {
 }
 
 const SUCCEEDED = new Set(['completed', 'done', 'success'])
+// The spec names only `failed`; these usual words are terminal too, or a job would poll forever.
+const FAILED = new Set(['failed', 'failure', 'error', 'errored', 'cancelled', 'canceled', 'expired', 'rejected', 'aborted', 'timeout', 'timed_out'])
 
 function phase(status: string): JobPhase {
   const normal = status.toLowerCase()
   if (SUCCEEDED.has(normal)) return 'succeeded'
-  if (normal === 'failed') return 'failed'
+  if (FAILED.has(normal)) return 'failed'
   if (normal === 'pending') return 'pending'
   return 'running'
 }
@@ -97,4 +100,12 @@ export const defaultInterpretation: Interpretation = {
   errorMessage,
   errorCode,
   isListingAccessError,
+}
+
+/** The one way a failed job becomes an error: explained as `interpret` reads its body. */
+export function failedJobError(
+  job: { tool: string; jobId: string; requestId?: string; data: unknown },
+  interpret: Pick<Interpretation, 'errorMessage'>,
+): ToolsError {
+  return jobFailedError(job, interpret.errorMessage(job.data))
 }

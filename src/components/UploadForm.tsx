@@ -90,7 +90,9 @@ function UploadFormView<T extends FileToolId>({
 }: UploadFormProps<T> & { state: UseToolResult<T> }) {
   const messages = useMessages()
   const [file, setFile] = useState<File | null>(null)
-  const { phase, error, uploadProgress, waiting, run, reset, retry } = state
+  const { phase, error, uploadProgress, waiting, run, reset, retry, needsFile, current } = state
+  // A run cut off mid-upload: finishing it sends its own options again, with the file chosen anew.
+  const resumed = needsFile ? current : undefined
   // A run under way locks the form until it ends.
   const inFlight = isBusy(phase)
   // A job's own failure belongs to its progress (`<JobProgress>`), not to the form that sent it.
@@ -129,7 +131,7 @@ function UploadFormView<T extends FileToolId>({
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault()
     if (!file || inFlight) return
-    const input: UploadInput = { ...options, file }
+    const input: UploadInput = { ...(resumed ? resumed.input : options), file }
     send(input)
     run(input as ToolInput<T>)
   }
@@ -170,6 +172,11 @@ function UploadFormView<T extends FileToolId>({
           invalid={Boolean(fileIssue)}
         />
         <FieldError className="ct-upload-form__file-error" error={error} field="file" id={fileErrorId} />
+        {resumed?.file && (
+          <p className="ct-hint ct-upload-form__resume" role="status">
+            {messages.runner.needsFile(resumed.file.name)}
+          </p>
+        )}
       </div>
       {children != null && children !== false && (
         <fieldset className="ct-upload-form__fields" disabled={inFlight}>

@@ -41,6 +41,7 @@ export function createFaultQueue() {
 export function faultResponse(injection: MockFaultInjection, requestId: string): Response {
   switch (injection.fault) {
     case 'lost':
+    case 'held':
     case 'network':
       return HttpResponse.error()
     case 'server-error':

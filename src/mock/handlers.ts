@@ -52,7 +52,8 @@ export function createHandlers(state: ServiceState): HttpHandler[] {
       }
       const fault = state.faults.take({ tool: tool?.id, method: request.method, kind })
       let response: Response
-      if (fault && fault.fault !== 'lost') {
+      const processed = fault?.fault === 'lost' || fault?.fault === 'held'
+      if (fault && !processed) {
         response = faultResponse(fault, requestId)
       } else if (!caller) {
         response = errorResponse(
@@ -70,7 +71,8 @@ export function createHandlers(state: ServiceState): HttpHandler[] {
       entry.requestId = response.headers.get('x-request-id') ?? undefined
       if (fault) entry.fault = fault.fault
       state.log.push(entry)
-      return fault?.fault === 'lost' ? HttpResponse.error() : response
+      if (fault?.fault === 'held') await new Promise((resolve) => request.signal.addEventListener('abort', resolve, { once: true }))
+      return processed ? HttpResponse.error() : response
     }
 
   const answerPoll =

@@ -58,12 +58,14 @@ export interface MockRateLimit {
 /**
  * A simulated failure:
  * - `lost`: the request is processed (and billed) but the answer never arrives (network error);
+ * - `held`: the request is processed (and billed) but the answer is held back until the client
+ *   gives up (aborts), as on a page closed or reloaded while the POST was in flight;
  * - `network`: the request fails before reaching the service;
  * - `server-error`: 500 with a JSON error body, not processed;
  * - `html-error`: 502 with an HTML page body, as a proxy would send, not processed;
  * - `rate-limit`: 429 with Retry-After, not processed.
  */
-export type MockFault = 'lost' | 'network' | 'server-error' | 'html-error' | 'rate-limit'
+export type MockFault = 'lost' | 'held' | 'network' | 'server-error' | 'html-error' | 'rate-limit'
 
 /** A fault to inject into the next matching requests. */
 export interface MockFaultInjection {

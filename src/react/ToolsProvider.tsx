@@ -1,10 +1,11 @@
 'use client'
 import { QueryClient, QueryClientContext, QueryClientProvider } from '@tanstack/react-query'
-import { useContext, useInsertionEffect, useMemo, useRef, useState, type ReactNode } from 'react'
+import { useContext, useEffect, useInsertionEffect, useMemo, useRef, useState, type ReactNode } from 'react'
 import { createToolsClient, type ToolsClient, type ToolsClientOptions } from '../tools/index.js'
 import { DEFAULT_POLL_INTERVAL } from '../tools/internal.js'
 import { ToolsContext, type ToolsContextValue } from './context.js'
-import { fingerprint, clientIdentity } from './fingerprint.js'
+import { clientIdentity, fingerprint } from './fingerprint.js'
+import { createJournal, defaultStore, type JournalStore } from './journal.js'
 import type { PartialMessages } from './messages.js'
 
 const NO_OVERRIDES: PartialMessages = {}
@@ -33,50 +34,84 @@ export type ToolsProviderProps = (ConnectionProps | ClientProps) & {
   billingUrl?: string
   /** Overrides of any UI string, or a whole locale such as `ru`. */
   messages?: PartialMessages
+  /** Where runs are journaled: default localStorage in a browser, memory elsewhere; `false` for nowhere. */
+  journal?: JournalStore | false
   children?: ReactNode
+}
+
+/** A key function's answer; one that throws is left to fail the request that needs it. */
+function tryKey(read: () => string | Promise<string>): string | Promise<string> | undefined {
+  try {
+    return read()
+  } catch {
+    return undefined
+  }
 }
 
 /** Supplies the client, the query cache and the UI strings to every hook and component below it. */
 export function ToolsProvider(props: ToolsProviderProps) {
-  const { queryClient, billingUrl, messages, children } = props
-  const pollInterval = props.pollInterval ?? props.client?.pollInterval ?? DEFAULT_POLL_INTERVAL
+  const { queryClient, billingUrl, messages, children, baseUrl, client: given, apiKey } = props
+  const pollInterval = props.pollInterval ?? given?.pollInterval ?? DEFAULT_POLL_INTERVAL
   const enclosing = useContext(QueryClientContext)
   const [ownQueryClient] = useState(() => (queryClient || enclosing ? null : new QueryClient()))
+  const [journal] = useState(() => createJournal(props.journal === false ? null : (props.journal ?? defaultStore())))
 
-  // The latest key, read at every request: a new key takes effect without a new client.
-  const apiKey = useRef(props.apiKey)
+  // A key function is read at every render: the fingerprint follows the key it returns, not
+  // its identity, so an inline `apiKey={() => key}` keeps one cache, and a function that starts
+  // returning another account's key gets another cache at once. An async one is awaited.
+  const answer = typeof apiKey === 'function' ? tryKey(apiKey) : apiKey
+  const [returned, setReturned] = useState<string>()
+  const latest = useRef(apiKey)
   useInsertionEffect(() => {
-    apiKey.current = props.apiKey
+    latest.current = apiKey
   })
+  useEffect(() => {
+    if (typeof answer !== 'object') return
+    let live = true
+    answer.then(
+      (key) => live && setReturned(key),
+      () => undefined,
+    )
+    return () => {
+      live = false
+    }
+  }, [answer])
 
-  const { baseUrl, client: given } = props
-  const client = useMemo(
-    () =>
-      given ??
+  const key = typeof answer === 'object' ? returned : answer
+  // A key function not yet answered has a fingerprint of its own, matching no journaled run.
+  const print = given ? clientIdentity(given) : fingerprint(baseUrl!, key) + (key === undefined && typeof answer === 'object' ? '?' : '')
+
+  // One client per key: a job keeps being read with the key that created it.
+  const [clients] = useState(() => new Map<string, ToolsClient>())
+  const value = useMemo<ToolsContextValue>(() => {
+    const slot = `${print} ${pollInterval}`
+    let client = given ?? clients.get(slot)
+    if (!client) {
       // The key function reads the ref when a request is sent, never during render.
       // eslint-disable-next-line react-hooks/refs
-      createToolsClient({
+      client = createToolsClient({
         baseUrl: baseUrl!,
-        apiKey: async () => {
-          const key = apiKey.current
-          return typeof key === 'function' ? key() : (key ?? '')
-        },
+        // Until a key function has answered, requests read it (and the latest one) when sent.
+        apiKey:
+          key ??
+          (async () => {
+            const current = latest.current
+            return (typeof current === 'function' ? await current() : current) ?? ''
+          }),
         pollInterval,
-      }),
-    [given, baseUrl, pollInterval],
-  )
-
-  const print = given ? clientIdentity(given) : fingerprint(baseUrl!, props.apiKey)
-  const value = useMemo<ToolsContextValue>(
-    () => ({
+      })
+      clients.set(slot, client)
+    }
+    return {
       client,
       fingerprint: print,
+      clientFor: (other) => (other === print ? client : given ? undefined : clients.get(`${other} ${pollInterval}`)),
+      journal,
       pollInterval,
       billingUrl,
       messages: messages ?? NO_OVERRIDES,
-    }),
-    [client, print, pollInterval, billingUrl, messages],
-  )
+    }
+  }, [given, clients, print, key, baseUrl, pollInterval, journal, billingUrl, messages])
 
   const tree = <ToolsContext.Provider value={value}>{children}</ToolsContext.Provider>
   const cache = queryClient ?? ownQueryClient

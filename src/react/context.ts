@@ -1,12 +1,18 @@
 'use client'
 import { createContext, useContext } from 'react'
 import type { ToolsClient } from '../tools/index.js'
+import type { Journal } from './journal.js'
 import type { PartialMessages } from './messages.js'
 
 export interface ToolsContextValue {
+  /** The client of the key now in effect. */
   client: ToolsClient
   /** Stands for the key in query keys: same key, same fingerprint; never the key itself. */
   fingerprint: string
+  /** The client bound to the key a fingerprint stands for, while this provider knows it: a job is read with the key that created it. */
+  clientFor(fingerprint: string): ToolsClient | undefined
+  /** Where runs are journaled. */
+  journal: Journal
   pollInterval: number
   billingUrl?: string
   /** The provider's overrides of UI strings; components merge them over the defaults (`useMessages()`). */

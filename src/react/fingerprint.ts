@@ -1,10 +1,8 @@
-import type { ToolsClientOptions } from '../tools/index.js'
-
 const ids = new WeakMap<object, number>()
 let nextId = 0
 
-/** A stable id for a function or client, compared by identity. */
-function identity(value: object): string {
+/** A stable id for a given client, compared by identity. */
+export function clientIdentity(value: object): string {
   let id = ids.get(value)
   if (id === undefined) ids.set(value, (id = ++nextId))
   return `#${id}`
@@ -21,12 +19,10 @@ function hash(text: string): string {
 }
 
 /**
- * Stands for "this key at this base URL" in query keys, so one key's cached jobs are never
- * served to another while the key itself stays out of caches and devtools.
+ * Stands for "this key at this base URL" in query keys and the journal, so one key's jobs and
+ * files are never served to another while the key itself stays out of caches and storage.
+ * Made from the key's value (a key function is called first), never from a function's identity.
  */
-export function fingerprint(baseUrl: string, apiKey: ToolsClientOptions['apiKey'] | object): string {
-  const key = typeof apiKey === 'string' ? hash(apiKey) : apiKey ? identity(apiKey) : 'none'
-  return `${hash(baseUrl)}.${key}`
+export function fingerprint(baseUrl: string, key: string | undefined): string {
+  return `${hash(baseUrl)}.${key ? hash(key) : 'none'}`
 }
-
-export { identity as clientIdentity }

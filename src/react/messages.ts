@@ -122,6 +122,16 @@ export interface Messages {
     runAgain: string
     result: string
     artifacts: string
+    /** A file run was cut off mid-upload (a reload): its file must be chosen again. */
+    needsFile: (name: string) => string
+  }
+  /** `<RecentRuns>`. */
+  runs: {
+    title: string
+    empty: string
+    show: string
+    hide: string
+    dismiss: string
   }
 }
 
@@ -336,6 +346,14 @@ export const en: Messages = {
     runAgain: 'Run again',
     result: 'Result',
     artifacts: 'Files',
+    needsFile: (name) => `The upload of “${name}” was interrupted. Choose the file again to finish it; it will not be paid twice.`,
+  },
+  runs: {
+    title: 'Recent runs',
+    empty: 'No runs yet.',
+    show: 'Show',
+    hide: 'Hide',
+    dismiss: 'Dismiss',
   },
 }
 

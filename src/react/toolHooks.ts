@@ -1,5 +1,5 @@
 import { TOOLS, type ToolId } from '../tools/index.js'
-import { useTool, type UseToolResult } from './useTool.js'
+import { useTool, type UseToolOptions, type UseToolResult } from './useTool.js'
 
 type Pascal<Id extends string> = Id extends `${infer Head}/${infer Tail}`
   ? `${Capitalize<Head>}${Pascal<Tail>}`
@@ -16,14 +16,14 @@ export function toolHookName<T extends ToolId>(tool: T): ToolHookName<T> {
 }
 
 function createToolHook<T extends ToolId>(tool: T) {
-  return function useNamedTool(): UseToolResult<T> {
-    return useTool(tool)
+  return function useNamedTool(options?: UseToolOptions): UseToolResult<T> {
+    return useTool(tool, options)
   }
 }
 
 /** One hook per catalogue row, named after its id. */
 export const toolHooks = Object.fromEntries(TOOLS.map((tool) => [toolHookName(tool.id), createToolHook(tool.id)])) as {
-  [T in ToolId as ToolHookName<T>]: () => UseToolResult<T>
+  [T in ToolId as ToolHookName<T>]: (options?: UseToolOptions) => UseToolResult<T>
 }
 
 export const {

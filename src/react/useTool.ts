@@ -1,29 +1,27 @@
-import { isCancelledError, useMutation, useQueryClient } from '@tanstack/react-query'
-import { useCallback, useMemo, useRef, useState } from 'react'
+import { isCancelledError, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
 import {
   getTool,
   isToolsError,
-  jobFailedError,
   ToolsError,
   type DeferredToolId,
   type Job,
-  type JobHandle,
-  type JobPhase,
   type Result,
   type ToolId,
   type ToolInput,
   type ToolResult,
+  type ToolsClient,
   type UploadProgress,
   type Waiting,
 } from '../tools/index.js'
-import { newIdempotencyKey } from '../tools/internal.js'
+import { failedJobError, newIdempotencyKey } from '../tools/internal.js'
 import { useToolsContext } from './context.js'
+import { isFinished, type Run } from './journal.js'
 import { jobQueryOptions } from './jobQuery.js'
 import { queryKeys } from './keys.js'
-import { useJob } from './useJob.js'
-import { useRunWaiting } from './useWaiting.js'
+import { OFFLINE, useJobWaiting, useRunWaiting } from './useWaiting.js'
 
-export type ToolPhase = 'idle' | 'submitting' | JobPhase
+export type ToolPhase = 'idle' | 'submitting' | 'pending' | 'running' | 'succeeded' | 'failed'
 
 export interface RunOptions {
   signal?: AbortSignal
@@ -31,32 +29,58 @@ export interface RunOptions {
   idempotencyKey?: string
 }
 
-export interface UseToolResult<T extends ToolId> {
+export interface UseToolOptions {
+  /** Tells two widgets of one tool apart: each resumes only the runs it started. */
+  scope?: string
+}
+
+interface UseToolBase<T extends ToolId> {
   /** Starts a run; ignored while one is in flight, so a double click never pays twice. */
   run(input: ToolInput<T>, opts?: RunOptions): void
   /** Like `run`, resolving at the end of the whole flow (a deferred tool's terminal job). */
   runAsync(input: ToolInput<T>, opts?: RunOptions): Promise<ToolResult<T>>
   /** Repeats the last run after a failure, with the same Idempotency-Key unless the job itself failed. */
   retry(): void
-  phase: ToolPhase
-  /** A synchronous tool's result, or a deferred tool's succeeded job. */
-  result: ToolResult<T> | undefined
-  /** A deferred tool's job as last read. */
-  job: Job<T> | undefined
-  error: ToolsError | null
   /** Bytes sent so far of a file tool's upload. */
   uploadProgress: UploadProgress | null
   /** Why the run is held back (a rate limit, no connection, a retry after a service error), or null. */
   waiting: Waiting | null
-  /** Cancels what is in flight (the upload included) and returns to `idle`. */
+  /**
+   * A file tool's run was cut off mid-upload (a reload): choose the file again and `run` it with
+   * the same options; it is re-sent with the same Idempotency-Key, so it is not paid twice.
+   */
+  needsFile: boolean
+  /** The journaled run shown (deferred tools). */
+  current: Run | undefined
+  /**
+   * Cancels what is in flight and returns to `idle`. An upload stopped before its body was
+   * whole is forgotten (nothing was billed); later, the outcome is unknown: the run stays
+   * journaled and running the same input again reuses its Idempotency-Key.
+   */
   reset(): void
 }
 
+/** What `useTool` returns; `phase` tells which fields are set. */
+export type UseToolResult<T extends ToolId> = UseToolBase<T> &
+  (
+    | { phase: 'idle' | 'submitting'; result: undefined; job: undefined; error: null }
+    | { phase: 'pending' | 'running'; result: undefined; job: Job<T> | undefined; error: null }
+    | { phase: 'succeeded'; result: ToolResult<T>; job: Job<T> | undefined; error: null }
+    | { phase: 'failed'; result: undefined; job: Job<T> | undefined; error: ToolsError }
+  )
+
 interface Intent {
   input: unknown
-  idempotencyKey: string
+  idempotencyKey?: string
   signal: AbortSignal
+  client: ToolsClient
+  fingerprint: string
+  /** A journaled run being sent again. */
+  resend?: Run
 }
+
+/** Kinds after which the service may have taken the call: the run's outcome is unknown. */
+const UNKNOWN_OUTCOME = new Set(['network', 'server', 'aborted'])
 
 function anySignal(signals: AbortSignal[]): AbortSignal {
   if (typeof AbortSignal.any === 'function') return AbortSignal.any(signals)
@@ -71,55 +95,146 @@ function asToolsError(error: unknown, tool: string): ToolsError {
   return new ToolsError('unexpected', error instanceof Error ? error.message : String(error), { tool, cause: error })
 }
 
+/** The JSON part of an input and its file, described (the bytes are never journaled). */
+function splitInput(input: unknown): Pick<Run, 'input' | 'file'> {
+  const { file, ...rest } = (input ?? {}) as Record<string, unknown>
+  const json = JSON.parse(JSON.stringify(file instanceof Blob ? rest : (input ?? {}))) as Record<string, unknown>
+  if (!(file instanceof Blob)) return { input: json }
+  return { input: json, file: { name: (file as File).name ?? '', type: file.type, size: file.size } }
+}
+
+const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b)
+
 /**
  * One tool's whole flow: submit, then (deferred tools) follow the job to its end.
  * Phases: idle → submitting → succeeded | failed, with pending and running between for jobs.
+ * A deferred run is journaled before its POST leaves, and resumed on the next mount.
  */
-export function useTool<T extends ToolId>(tool: T): UseToolResult<T> {
+export function useTool<T extends ToolId>(tool: T, options: UseToolOptions = {}): UseToolResult<T> {
+  const { scope } = options
   const context = useToolsContext()
-  const { client, fingerprint } = context
+  const { client, fingerprint, journal, clientFor, pollInterval } = context
   const queryClient = useQueryClient()
   const deferred = getTool(tool)?.mode === 'deferred'
   const [uploadProgress, setUploadProgress] = useState<UploadProgress | null>(null)
+  const [current, setCurrent] = useState<Run>()
   const inflight = useRef<Promise<ToolResult<T>> | null>(null)
   const controller = useRef<AbortController | null>(null)
   const lastRun = useRef<{ input: ToolInput<T>; opts: RunOptions } | null>(null)
   const waits = useRunWaiting()
+  const mounted = useRef(false)
+  // The run as last journaled, for writes made outside render (reset, answers after unmount).
+  const journaled = useRef<Run | undefined>(undefined)
 
-  const mutation = useMutation<JobHandle | Result, ToolsError, Intent>({
+  const save = useCallback(
+    (run: Run, change: Partial<Run>) => {
+      const next = { ...run, ...change, updatedAt: Date.now() }
+      if (!journaled.current || journaled.current.id === run.id) journaled.current = next
+      return journal.put(next).then(() => next)
+    },
+    [journal],
+  )
+
+  const mutation = useMutation<Run | Result, ToolsError, Intent>({
     mutationKey: queryKeys.run(fingerprint, tool),
-    mutationFn: ({ input, idempotencyKey, signal }) => {
-      const opts = { signal, idempotencyKey, onUploadProgress: setUploadProgress, ...waits.options }
-      return deferred ? client.start(tool as DeferredToolId, input as never, opts) : client.run(tool, input as never, opts)
+    mutationFn: async ({ input, idempotencyKey, signal, client, fingerprint, resend }) => {
+      let partial = false
+      const onUploadProgress = (progress: UploadProgress) => {
+        partial = progress.loaded < progress.total
+        setUploadProgress(progress)
+      }
+      const sending = { onUploadProgress, ...waits.options }
+      if (!deferred) return client.run(tool, input as never, { signal, idempotencyKey, ...sending })
+
+      // The journal first: if the page dies while the POST is out, the intent survives it.
+      const parts = splitInput(input)
+      const now = Date.now()
+      const earlier = resend
+        ? undefined
+        : (await journal.list(fingerprint)).find(
+            (run) =>
+              run.tool === tool &&
+              run.scope === scope &&
+              !isFinished(run) &&
+              (idempotencyKey === undefined || run.idempotencyKey === idempotencyKey) &&
+              same(run.input, parts.input) &&
+              same(run.file, parts.file),
+          )
+      let run = await save(resend ?? earlier ?? {
+        id: newIdempotencyKey(),
+        tool,
+        fingerprint,
+        scope,
+        idempotencyKey: idempotencyKey ?? newIdempotencyKey(),
+        ...parts,
+        phase: 'submitting',
+        createdAt: now,
+        updatedAt: now,
+      }, { seen: false })
+      journaled.current = run
+      setCurrent(run)
+      try {
+        const handle = await client.start(tool as DeferredToolId, input as never, {
+          signal,
+          idempotencyKey: run.idempotencyKey,
+          ...sending,
+        })
+        // An answer already known (a replay of an unfinished job) keeps its journaled phase.
+        run = await save(run, { jobId: handle.jobId, phase: run.jobId ? run.phase : 'pending' })
+        setCurrent(run)
+        return run
+      } catch (cause) {
+        const error = asToolsError(cause, tool)
+        // A refusal, or an upload stopped before its body was whole: nothing was billed.
+        if (!UNKNOWN_OUTCOME.has(error.kind) || (error.kind === 'aborted' && partial)) await journal.drop(run)
+        else if (error.kind === 'aborted') await save(run, { seen: true })
+        throw error
+      }
     },
     retry: false,
   })
-  const handle = deferred ? (mutation.data as JobHandle | undefined) : undefined
-  const jobQuery = useJob(tool as DeferredToolId, handle?.jobId, { enabled: Boolean(handle) })
-  const job = handle ? (jobQuery.data as Job<T> | undefined) : undefined
+
+  const runFingerprint = current?.fingerprint ?? fingerprint
+  const runClient = clientFor(runFingerprint)
+  const jobQuery = useQuery({
+    ...jobQueryOptions(
+      { client: runClient ?? client, fingerprint: runFingerprint, pollInterval },
+      queryClient,
+      tool as DeferredToolId,
+      current?.jobId ?? '',
+    ),
+    // A job is read only with the key that created it, and only while someone watches it.
+    enabled: Boolean(current?.jobId && runClient),
+  })
+  const job = current?.jobId ? (jobQuery.data as Job<T> | undefined) : undefined
 
   const { mutateAsync, reset: resetMutation } = mutation
-  const runAsync = useCallback(
-    (input: ToolInput<T>, opts: RunOptions = {}): Promise<ToolResult<T>> => {
+  const launch = useCallback(
+    (input: ToolInput<T>, opts: RunOptions = {}, resend?: Run): Promise<ToolResult<T>> => {
       if (inflight.current) return inflight.current
       const abort = new AbortController()
       controller.current = abort
       setUploadProgress(null)
       const intent: Intent = {
         input,
-        idempotencyKey: opts.idempotencyKey ?? newIdempotencyKey(),
+        idempotencyKey: opts.idempotencyKey,
         signal: opts.signal ? anySignal([opts.signal, abort.signal]) : abort.signal,
+        client,
+        fingerprint,
+        resend,
       }
-      // Kept for retry(): the same intent, with the same key.
-      lastRun.current = { input, opts: { ...opts, idempotencyKey: intent.idempotencyKey } }
       const flow = (async () => {
         const answer = await mutateAsync(intent)
         // Reset while the answer was on its way: the job may exist, but this run is over.
         if (intent.signal.aborted) throw new ToolsError('aborted', 'The run was reset.', { tool })
         if (!deferred) return answer as ToolResult<T>
-        const { jobId } = answer as JobHandle
-        const final = await queryClient.fetchQuery(jobQueryOptions(context, queryClient, tool as DeferredToolId, jobId))
-        if (final.phase === 'failed') throw jobFailedError(final, client.interpret.errorMessage(final.data))
+        const { jobId } = answer as Run
+        // Nobody watches any more: the journal keeps the job for the next mount, unpolled.
+        if (!mounted.current) throw new ToolsError('aborted', 'Unmounted; the run is journaled.', { tool, jobId })
+        const final = await queryClient.fetchQuery(
+          jobQueryOptions({ client, fingerprint, pollInterval }, queryClient, tool as DeferredToolId, jobId!),
+        )
+        if (final.phase === 'failed') throw failedJobError(final, client.interpret)
         return final as ToolResult<T>
       })()
         .catch((error: unknown) => {
@@ -129,67 +244,136 @@ export function useTool<T extends ToolId>(tool: T): UseToolResult<T> {
           if (inflight.current === flow) inflight.current = null
         })
       inflight.current = flow
+      lastRun.current = { input, opts }
       return flow
     },
-    [mutateAsync, deferred, queryClient, context, client, tool],
+    [mutateAsync, deferred, queryClient, client, fingerprint, pollInterval, tool],
   )
 
+  const runAsync = useCallback((input: ToolInput<T>, opts?: RunOptions) => launch(input, opts), [launch])
   const run = useCallback(
     (input: ToolInput<T>, opts?: RunOptions) => {
       // The outcome is in the hook's state; the promise is only for runAsync callers.
-      runAsync(input, opts).catch(() => undefined)
+      launch(input, opts).catch(() => undefined)
     },
-    [runAsync],
+    [launch],
   )
+
+  useEffect(() => {
+    mounted.current = true
+    return () => {
+      mounted.current = false
+    }
+  }, [])
+
+  // Resume: the newest run of this tool (and scope) nobody has seen the end of.
+  useEffect(() => {
+    if (!deferred) return
+    let live = true
+    void journal.list(fingerprint).then((runs) => {
+      const found = runs.find((run) => run.tool === tool && run.scope === scope && !run.seen)
+      // Never in place of a run already shown: this key's, or another key's still unfinished.
+      const shown = journaled.current
+      if (!live || !found || inflight.current || (shown && (shown.fingerprint === fingerprint || !isFinished(shown)))) return
+      journaled.current = found
+      setCurrent(found)
+      // A JSON run whose answer was never seen is sent again with its own key: a replay, not a new bill.
+      if (!found.jobId && !found.file) launch(found.input as ToolInput<T>, {}, found).catch(() => undefined)
+    })
+    return () => {
+      live = false
+    }
+  }, [deferred, journal, fingerprint, tool, scope, launch])
 
   const reset = useCallback(() => {
     controller.current?.abort(new DOMException('The run was reset.', 'AbortError'))
     controller.current = null
     inflight.current = null
+    // A job set aside stays journaled (and listed by useRuns) but is not resumed.
+    const run = journaled.current
+    if (run?.jobId) void save(run, { seen: true })
+    journaled.current = undefined
+    setCurrent(undefined)
     setUploadProgress(null)
     resetMutation()
-  }, [resetMutation])
+  }, [resetMutation, save])
+
+  // On a key change, a finished run of the old key leaves the view (it is journaled); an
+  // unfinished one stays, followed to its end with the key that created it, never dropped.
+  const [viewedFingerprint, setViewedFingerprint] = useState(fingerprint)
+  if (viewedFingerprint !== fingerprint) {
+    setViewedFingerprint(fingerprint)
+    const phaseNow = (current?.jobId && jobQuery.data?.phase) || current?.phase
+    if (phaseNow && isFinished({ phase: phaseNow })) setCurrent(undefined)
+  }
+  const mutationFingerprint = mutation.variables?.fingerprint
+  const ownMutation = mutationFingerprint === undefined || mutationFingerprint === fingerprint || mutation.isPending
+  const shown = current
 
   const failedJob = job?.phase === 'failed' ? job : undefined
-  const jobError = useMemo(
-    () => (failedJob ? jobFailedError(failedJob, client.interpret.errorMessage(failedJob.data)) : null),
-    [failedJob, client],
-  )
+  const jobError = useMemo(() => (failedJob ? failedJobError(failedJob, client.interpret) : null), [failedJob, client])
 
   let phase: ToolPhase
   let error: ToolsError | null = null
   let result: ToolResult<T> | undefined
-  if (mutation.isIdle) phase = 'idle'
-  else if (mutation.isPending) phase = 'submitting'
-  else if (mutation.isError) {
+  if (mutation.isPending) phase = 'submitting'
+  else if (mutation.isError && ownMutation) {
     phase = 'failed'
     error = mutation.error
   } else if (!deferred) {
-    phase = 'succeeded'
-    result = mutation.data as ToolResult<T>
-  } else if (jobQuery.isError) {
+    phase = mutation.isSuccess && ownMutation ? 'succeeded' : 'idle'
+    if (phase === 'succeeded') result = mutation.data as ToolResult<T>
+  } else if (!shown?.jobId) phase = 'idle'
+  else if (jobQuery.isError) {
     phase = 'failed'
     error = jobQuery.error
   } else {
-    phase = job?.phase ?? 'pending'
+    phase = job?.phase ?? (shown.phase === 'running' ? 'running' : 'pending')
     if (phase === 'succeeded') result = job as ToolResult<T>
     error = jobError
   }
+  const needsFile = phase === 'idle' && Boolean(shown?.file && !shown.jobId)
+
+  // Every answer is journaled; a finished run shown here counts as seen.
+  const terminal = job && isFinished(job)
+  const lost = jobQuery.error?.kind === 'not-found'
+  useEffect(() => {
+    const run = journaled.current
+    if (!run?.jobId || run.jobId !== current?.jobId) return
+    const next = lost ? 'failed' : job?.phase
+    if (next && (next !== run.phase || (isFinished({ phase: next }) && !run.seen))) {
+      void save(run, { phase: next, seen: Boolean(terminal || lost) })
+    }
+  }, [current?.jobId, job?.phase, terminal, lost, save])
 
   const { refetch } = jobQuery
   const retry = useCallback(() => {
     if (inflight.current) return
     // The job exists and only reading it failed: read again rather than create another.
-    if (handle && jobQuery.isError) {
+    if (shown?.jobId && jobQuery.isError) {
       void refetch()
       return
     }
     const last = lastRun.current
     if (!last) return
-    const sameIntent = error?.kind !== 'job-failed'
-    run(last.input, sameIntent ? last.opts : { ...last.opts, idempotencyKey: undefined })
-  }, [handle, jobQuery.isError, refetch, error, run])
+    // The same intent keeps its key (the journal finds it); a failed job is tried afresh.
+    run(last.input, error?.kind === 'job-failed' ? { ...last.opts, idempotencyKey: undefined } : last.opts)
+  }, [shown?.jobId, jobQuery.isError, refetch, error, run])
 
-  const waiting = waits.select(phase, jobQuery.waiting, mutation.isPaused)
-  return { run, runAsync, retry, phase, result, job, error, uploadProgress, waiting, reset }
+  const jobWaiting = useJobWaiting(runFingerprint, tool, current?.jobId)
+  const waiting = waits.select(phase, jobQuery.fetchStatus === 'paused' ? OFFLINE : jobWaiting, mutation.isPaused)
+  return {
+    run,
+    runAsync,
+    retry,
+    phase,
+    result,
+    job: phase === 'idle' || phase === 'submitting' ? undefined : job,
+    error,
+    uploadProgress,
+    waiting,
+    needsFile,
+    current: shown,
+    reset,
+  } as UseToolResult<T>
 }

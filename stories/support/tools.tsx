@@ -6,7 +6,7 @@ import { QueryClient } from '@tanstack/react-query'
 import { useLayoutEffect, type CSSProperties, type ReactNode } from 'react'
 import type { HttpHandler } from 'msw'
 import { MOCK_KEYS, type MockService, type MockServiceOptions } from '../../src/mock/index.js'
-import { en, ru, ToolsProvider, type Messages } from '../../src/react/index.js'
+import { en, ru, ToolsProvider, type JournalStore, type Messages, type Run } from '../../src/react/index.js'
 import { BILLING_URL, LIVE, POLL_INTERVAL } from './environment.js'
 import { createStoryService } from './service.js'
 
@@ -42,6 +42,8 @@ export interface StoryTools {
   /** The story's simulated service, to steer and inspect (unused in live mode). */
   service: MockService
   queryClient: QueryClient
+  /** The story's run journal: its own, as its service is (live stories keep the browser's). */
+  journal?: JournalStore
   /** Puts the simulated service behind the story's base URL; returns the undo. */
   register: () => () => void
 }
@@ -70,9 +72,21 @@ export const toolsLoader: Loader = (context) => {
     service,
     // As a partner's app would have it: the kit's own queries set their retries.
     queryClient: new QueryClient(),
+    journal: live ? undefined : memoryJournal(),
     register,
   }
   return { tools }
+}
+
+/** A journal in memory: runs of one story's service never resume against another's. */
+function memoryJournal(): JournalStore {
+  const runs = new Map<string, Run>()
+  return {
+    get: (key) => runs.get(key),
+    set: (key, run) => void runs.set(key, run),
+    remove: (key) => void runs.delete(key),
+    keys: () => runs.keys(),
+  }
 }
 
 /** beforeEach: the simulated service answers for the story while it is shown. */
@@ -103,6 +117,7 @@ export const withToolsProvider: Decorator = (Story, context) => {
         pollInterval={POLL_INTERVAL}
         billingUrl={BILLING_URL}
         queryClient={tools.queryClient}
+        journal={tools.journal}
         messages={context.globals.locale === 'ru' ? ru : undefined}
       >
         <Story />
