@@ -4,7 +4,6 @@ import { defineConfig, globalIgnores } from 'eslint/config'
 import globals from 'globals'
 import tseslint from 'typescript-eslint'
 
-
 /**
  * A folder's import rule: a relative import that leaves the folder must name one of `allowed`
  * (paths under src, e.g. `tools/index.js`); `packages` lists bare imports it must not make.
@@ -32,7 +31,7 @@ export default defineConfig([
   ...layer('src/client/**', [], 'client is the bottom layer: it imports no other folder of src, and no React.', ['react', 'react-dom', '@tanstack/*']),
   ...layer('src/tools/**', ['client/index.js'], 'tools imports only the client\'s public surface (../client/index.js).', ['react', 'react-dom', '@tanstack/*']),
   ...layer('src/react/*.{ts,tsx}', ['tools/index.js', 'tools/internal.js'], 'react imports only tools (../tools/index.js, ../tools/internal.js).'),
-  ...layer('src/components/**', ['react/index.js'], 'components import only the React layer (../react/index.js).'),
+  ...layer('src/components/**', ['react/index.js', 'react/internal.js'], 'components import only the React layer (../react/index.js, ../react/internal.js).'),
   ...layer('src/mock/*.ts', ['tools/index.js'], 'mock imports only the public surface of tools (../tools/index.js).', ['react', 'react-dom', '@tanstack/*']),
   ...layer('src/server/**', ['tools/index.js', 'tools/internal.js'], 'server imports only tools (../tools/index.js).', ['react', 'react-dom', '@tanstack/*']),
 ])
