@@ -19,7 +19,7 @@ module.exports = [
     gzip: true,
     // 11.9 kB before the shared pace for every request, the hooks' `waiting` and the client
     // additions above.
-    limit: '14 kB',
+    limit: '15.75 kB',
   },
   {
     name: "import { ToolsProvider, ToolRunner } from '@cabinet/tools-react'",
@@ -30,6 +30,6 @@ module.exports = [
     // file-selector and attr-accept 5.95 kB (its `Dropzone.displayName` assignment keeps the
     // unused <Dropzone> in every bundle), client and hooks 3.6 kB; the English strings 2.1 kB.
     // The components themselves are about 7.5 kB; durable runs and pacing add the rest.
-    limit: '30 kB',
+    limit: '33.25 kB',
   },
 ]
