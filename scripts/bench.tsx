@@ -12,27 +12,11 @@ import { setupServer } from 'msw/node'
 import { afterAll, beforeAll, test, vi } from 'vitest'
 import { createMockService, MOCK_BASE_URL, MOCK_KEYS, type MockServiceOptions } from '../src/mock/index.js'
 import { createToolsClient, ToolsProvider, useJob, type Presence } from '../src/react/index.js'
+import { TabChannel } from '../test/support/tabs.js'
 
 const server = setupServer()
 beforeAll(() => server.listen({ onUnhandledRequest: 'error' }))
 afterAll(() => server.close())
-
-/** Tabs of one origin: a BroadcastChannel whose messages reach the other channels of its name. */
-class TabChannel {
-  static open = new Set<TabChannel>()
-  onmessage: ((event: { data: unknown }) => void) | null = null
-  constructor(readonly name: string) {
-    TabChannel.open.add(this)
-  }
-  postMessage(data: unknown) {
-    for (const other of TabChannel.open) {
-      if (other !== this && other.name === this.name) queueMicrotask(() => other.onmessage?.({ data }))
-    }
-  }
-  close() {
-    TabChannel.open.delete(this)
-  }
-}
 
 interface Row {
   scenario: string

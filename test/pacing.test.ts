@@ -6,26 +6,10 @@ import { createPacer, MAX_TIMER } from '../src/client/pacer.js'
 import { parseRetryAfter, sleep } from '../src/client/retry.js'
 import { createToolsClient, isToolsError, type Presence, type ToolsClientOptions, type Waiting } from '../src/tools/index.js'
 import { setupMockService } from './support/service.js'
+import { TabChannel } from './support/tabs.js'
 
 const LIMIT = { limit: 10, windowMs: 1000 }
 const { service, server } = setupMockService({ jobDuration: 2000, rateLimit: LIMIT })
-
-/** Tabs of one origin: channels of one name hear each other's messages (not their own). */
-class TabChannel {
-  static open = new Set<TabChannel>()
-  onmessage: ((event: { data: unknown }) => void) | null = null
-  constructor(readonly name: string) {
-    TabChannel.open.add(this)
-  }
-  postMessage(data: unknown) {
-    for (const other of TabChannel.open) {
-      if (other !== this && other.name === this.name) queueMicrotask(() => other.onmessage?.({ data }))
-    }
-  }
-  close() {
-    TabChannel.open.delete(this)
-  }
-}
 
 beforeEach(() => {
   vi.useFakeTimers()
