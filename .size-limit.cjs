@@ -17,8 +17,10 @@ module.exports = [
     path: 'dist/entries/index.js',
     import: '{ ToolsProvider, useValuationReport }',
     gzip: true,
-    // 11.9 kB before the shared pace for every request, the hooks' `waiting` and the client
-    // additions above.
+    // 11.9 kB before this round; the target for it is 14 kB. Measured 15.6 kB: the client's
+    // additions above (+1.9 kB), useTool's journaling, resume and key binding (+1.0 kB), the
+    // journal (+0.7 kB), a client per key in the provider (+0.3 kB), the hooks' `waiting`. Set at
+    // the measured figure so nothing grows further while the 14 kB target is worked towards.
     limit: '15.75 kB',
   },
   {
@@ -29,7 +31,11 @@ module.exports = [
     // Measured floor before any component code: zod/mini 5.3 kB, react-dropzone with
     // file-selector and attr-accept 5.95 kB (its `Dropzone.displayName` assignment keeps the
     // unused <Dropzone> in every bundle), client and hooks 3.6 kB; the English strings 2.1 kB.
-    // The components themselves are about 7.5 kB; durable runs and pacing add the rest.
+    // The components themselves are about 7.5 kB. 27.8 kB before this round; the target is 30 kB.
+    // Measured 33.1 kB: the hooks' additions above (+3.5 kB), the wait notice, the new strings
+    // (one English messages object of 7 kB minified carries every component's strings, the
+    // runs list's and the proxy's included), the review's component props and depth cap. Set at
+    // the measured figure so nothing grows further while the 30 kB target is worked towards.
     limit: '33.25 kB',
   },
 ]
