@@ -1,4 +1,4 @@
-import type { JobPhase, ToolId } from '../tools/index.js'
+import { isTerminal, type JobPhase, type ToolId } from '../tools/index.js'
 import { QUERY_NAMESPACE } from './keys.js'
 
 /** Where a run stands: its POST not yet answered (`submitting`), or its job's phase. */
@@ -43,9 +43,10 @@ const PREFIX = `${QUERY_NAMESPACE}:run:`
 /** Seen runs kept per key for `useRuns`; older ones are pruned. */
 const KEEP = 20
 
-export const isFinished = (run: Pick<Run, 'phase'>) => run.phase === 'succeeded' || run.phase === 'failed'
+export const isFinished = (run: Pick<Run, 'phase'>) => isTerminal(run.phase)
 
-function memoryStore(): JournalStore {
+/** Runs kept in this page's memory: they survive unmounts, not reloads. */
+export function memoryJournal(): JournalStore {
   const runs = new Map<string, Run>()
   return {
     get: (key) => runs.get(key),
@@ -71,7 +72,7 @@ export function defaultStore(): JournalStore {
   } catch {
     // Storage denied (privacy settings): memory still survives unmounts.
   }
-  return memoryStore()
+  return memoryJournal()
 }
 
 export interface Journal {

@@ -6,7 +6,8 @@ import { QueryClient } from '@tanstack/react-query'
 import { useLayoutEffect, type CSSProperties, type ReactNode } from 'react'
 import type { HttpHandler } from 'msw'
 import { MOCK_KEYS, type MockService, type MockServiceOptions } from '../../src/mock/index.js'
-import { en, ru, ToolsProvider, type JournalStore, type Messages, type Run } from '../../src/react/index.js'
+import { en, ru, ToolsProvider, type JournalStore, type Messages } from '../../src/react/index.js'
+import { memoryJournal } from '../../src/react/journal.js'
 import { BILLING_URL, LIVE, POLL_INTERVAL } from './environment.js'
 import { createStoryService } from './service.js'
 
@@ -72,21 +73,11 @@ export const toolsLoader: Loader = (context) => {
     service,
     // As a partner's app would have it: the kit's own queries set their retries.
     queryClient: new QueryClient(),
+    // A journal in memory: runs of one story's service never resume against another's.
     journal: live ? undefined : memoryJournal(),
     register,
   }
   return { tools }
-}
-
-/** A journal in memory: runs of one story's service never resume against another's. */
-function memoryJournal(): JournalStore {
-  const runs = new Map<string, Run>()
-  return {
-    get: (key) => runs.get(key),
-    set: (key, run) => void runs.set(key, run),
-    remove: (key) => void runs.delete(key),
-    keys: () => runs.keys(),
-  }
 }
 
 /** beforeEach: the simulated service answers for the story while it is shown. */
