@@ -55,21 +55,22 @@ export interface ToolsErrorInit {
 /** Every failure of the kit, told apart by `kind`. */
 export class ToolsError extends Error {
   override readonly name = 'ToolsError'
-  readonly kind: ToolsErrorKind
+  // Declared, not initialised: the constructor sets each one, so the output need not list them twice.
+  declare readonly kind: ToolsErrorKind
   /** HTTP status, where the service answered. */
-  readonly status?: number
-  readonly tool?: string
+  declare readonly status?: number
+  declare readonly tool?: string
   /** The job this error concerns, once one exists: `client.wait(tool, jobId)` takes it up again. */
-  readonly jobId?: string
-  readonly requestId?: string
+  declare readonly jobId?: string
+  declare readonly requestId?: string
   /** The response (or job) body as received: parsed JSON, else text. */
-  readonly body?: unknown
+  declare readonly body?: unknown
   /** One per field, for `validation`. */
-  readonly issues: ValidationIssue[]
+  declare readonly issues: ValidationIssue[]
   /** The scope the key lacks, for `scope`. */
-  readonly scope?: string
+  declare readonly scope?: string
   /** Milliseconds to wait before trying again, for `rate-limit`. */
-  readonly retryAfter?: number
+  declare readonly retryAfter?: number
 
   constructor(kind: ToolsErrorKind, message: string, init: ToolsErrorInit = {}) {
     super(message, init.cause === undefined ? undefined : { cause: init.cause })
@@ -121,6 +122,6 @@ export function abortError(tool?: string, cause?: unknown): ToolsError {
 
 /** `error` as a ToolsError: itself when it is one, else kind `unexpected` (a bug, a failing override) with it as `cause`. */
 export function toToolsError(error: unknown, tool?: string): ToolsError {
-  if (isToolsError(error)) return error
+  if (error instanceof ToolsError) return error
   return new ToolsError('unexpected', error instanceof Error ? error.message : String(error), { tool, cause: error })
 }
