@@ -1,4 +1,4 @@
-import type { CallOptions, Job, JobHandle, Presence, Result, ToolDefinition, Waiting } from './definition.js'
+import type { CallOptions, Job, JobHandle, Result, ToolDefinition, Waiting } from './definition.js'
 import {
   abortError,
   issue,
@@ -40,9 +40,6 @@ export interface ToolsClientOptions {
 
 export const DEFAULT_POLL_INTERVAL = 3000
 
-/** Which failures a request may try again: every transient one, only 429, or none. */
-type RetryOn = 'transient' | 'rate-limit'
-
 /** A hidden page polls twice a minute at most. */
 const HIDDEN_POLL = 30_000
 /** How long a job is polled before `timeout`, unless the call says otherwise. */
@@ -54,18 +51,12 @@ export function pollDelay(age: number, base: number, hidden: boolean): number {
   return hidden ? Math.max(delay, HIDDEN_POLL) : delay
 }
 
-interface Send {
-  method: 'GET' | 'POST'
-  url: string
-  body?: BodyInit
+/** What a tool call adds to a request: it is a POST, with a body and an Idempotency-Key. */
+interface Post {
+  body: BodyInit
   contentType?: string
-  idempotencyKey?: string
-  retryOn: RetryOn
-  call: boolean
-  signal?: AbortSignal
+  idempotencyKey: string
   onUploadProgress?: CallOptions['onUploadProgress']
-  onWait?: CallOptions['onWait']
-  presence?: Presence
 }
 
 /** The untyped client over any tool table; `createToolsClient` binds it to the catalogue. */
@@ -92,11 +83,11 @@ export function createClient(tools: readonly ToolDefinition[], options: ToolsCli
     return tool
   }
 
-  async function headers(send: Send, key: string | undefined): Promise<Headers> {
+  function headers(key: string | undefined, post: Post | undefined): Headers {
     const result = new Headers(options.headers)
     if (key) result.set('Authorization', `Bearer ${key}`)
-    if (send.contentType) result.set('Content-Type', send.contentType)
-    if (send.idempotencyKey) result.set('Idempotency-Key', send.idempotencyKey)
+    if (post?.contentType) result.set('Content-Type', post.contentType)
+    if (post?.idempotencyKey) result.set('Idempotency-Key', post.idempotencyKey)
     result.set('Accept', 'application/json, */*')
     return result
   }
@@ -111,14 +102,22 @@ export function createClient(tools: readonly ToolDefinition[], options: ToolsCli
   }
 
   /**
-   * One logical request; resolves with a 2xx response. It waits its turn with every request of
-   * its key, and retries as its kind allows: a 429 while its wait budget lasts, a 5xx or a lost
-   * connection `retries` times (a lost one waits for the device to come online).
+   * One logical request: a tool call when `post` is given, else a free GET (of a job, or of an
+   * artifact, which belongs to no tool); resolves with a 2xx response. It waits its turn with
+   * every request of its key, and retries as its kind allows: a 429 while its wait budget lasts,
+   * a 5xx or a lost connection `retries` times (a lost one waits for the device to come online).
    */
-  async function send(tool: ToolDefinition, request: Send): Promise<Response> {
-    const transport = chooseTransport(request, options.fetch)
-    const name = tool.id || undefined
-    const presence = request.presence ?? pagePresence
+  async function send(
+    tool: ToolDefinition | undefined,
+    url: string,
+    { signal, onWait, presence = pagePresence }: Pick<CallOptions, 'signal' | 'onWait' | 'presence'>,
+    post?: Post,
+  ): Promise<Response> {
+    const call = !!post
+    // A lost synchronous answer may already be billed: only a 429 (never processed) is retried.
+    const transient = !call || tool?.mode === 'deferred'
+    const transport = chooseTransport(post, options.fetch)
+    const name = tool?.id
     const deadline = Date.now() + policy.maxWait
     let shown: Waiting | null = null
     const wait = (next: Waiting | null) => {
@@ -126,17 +125,17 @@ export function createClient(tools: readonly ToolDefinition[], options: ToolsCli
       const same = next?.reason === shown?.reason && Math.abs((next?.until ?? 0) - (shown?.until ?? 0)) < 1000
       if (same && next?.attempt === shown?.attempt) return
       shown = next
-      request.onWait?.(next)
+      onWait?.(next)
     }
     let failures = 0
     let refusals = 0
     try {
       for (;;) {
-        if (request.signal?.aborted) throw abortError(name, request.signal.reason)
+        if (signal?.aborted) throw abortError(name, signal.reason)
         const key = typeof options.apiKey === 'function' ? await options.apiKey() : options.apiKey
         const pacer = pacerFor(key)
-        await pacer.take(request.call, {
-          signal: request.signal,
+        await pacer.take(call, {
+          signal,
           tool: name,
           deadline,
           onHold: (until) => wait({ reason: 'rate-limit', until }),
@@ -148,49 +147,50 @@ export function createClient(tools: readonly ToolDefinition[], options: ToolsCli
             }),
         })
         wait(null)
-        let response: Response
+        let outcome: Response | ToolsError
         try {
-          response = await transport({
-            method: request.method,
-            url: request.url,
-            headers: await headers(request, key),
-            body: request.body,
-            signal: request.signal,
-            onUploadProgress: request.onUploadProgress,
+          outcome = await transport({
+            method: call ? 'POST' : 'GET',
+            url,
+            headers: headers(key, post),
+            body: post?.body,
+            signal,
+            onUploadProgress: post?.onUploadProgress,
           })
         } catch (cause) {
-          if (request.signal?.aborted) throw abortError(name, cause)
-          const error = new ToolsError('network', 'The service could not be reached.', { tool: name, cause })
-          if (request.retryOn !== 'transient') throw error
-          if (presence.offline() && Date.now() < deadline) {
+          if (signal?.aborted) throw abortError(name, cause)
+          outcome = new ToolsError('network', 'The service could not be reached.', { tool: name, cause })
+        }
+        let error: ToolsError
+        if (outcome instanceof ToolsError) {
+          error = outcome
+          if (transient && presence.offline() && Date.now() < deadline) {
             // Offline is not the service's fault: wait for the connection, within the budget.
             wait({ reason: 'offline' })
-            await sleep(deadline - Date.now(), request.signal, name, presence.subscribe)
+            await sleep(deadline - Date.now(), signal, name, presence.subscribe)
             continue
           }
-          if (failures >= policy.retries) throw error
-          const delay = backoff(failures++, policy)
-          wait({ reason: 'retrying', until: Date.now() + delay, attempt: failures })
-          await sleep(delay, request.signal, name, presence.subscribe)
-          continue
+        } else {
+          if (outcome.ok) {
+            pacer.answer(call)
+            return outcome
+          }
+          error = errorFromResponse(outcome, await readBody(outcome), interpret, tool, call)
+          if (error.kind === 'rate-limit') {
+            const delay = error.retryAfter ?? backoff(refusals++, policy)
+            pacer.answer(call, delay)
+            if (delay > policy.maxRetryAfter || Date.now() + delay > deadline) throw error
+            // The pacer holds this request, with every other of the key, until the pause is over.
+            continue
+          }
+          pacer.answer(call)
+          if (error.kind !== 'server') throw error
         }
-        if (response.ok) {
-          pacer.answer(request.call)
-          return response
-        }
-        const error = errorFromResponse(response, await readBody(response), tool, interpret, request.call)
-        if (error.kind === 'rate-limit') {
-          const delay = error.retryAfter ?? backoff(refusals++, policy)
-          pacer.answer(request.call, delay)
-          if (delay > policy.maxRetryAfter || Date.now() + delay > deadline) throw error
-          // The pacer holds this request, with every other of the key, until the pause is over.
-          continue
-        }
-        pacer.answer(request.call)
-        if (error.kind !== 'server' || request.retryOn !== 'transient' || failures >= policy.retries) throw error
+        if (!transient || failures >= policy.retries) throw error
         const delay = backoff(failures++, policy)
         wait({ reason: 'retrying', until: Date.now() + delay, attempt: failures })
-        await sleep(delay, request.signal, name)
+        // A lost connection is tried again at once when it returns or the page is shown.
+        await sleep(delay, signal, name, error.kind === 'network' ? presence.subscribe : undefined)
       }
     } finally {
       wait(null)
@@ -202,21 +202,20 @@ export function createClient(tools: readonly ToolDefinition[], options: ToolsCli
     if (!result.issues) return result.value as Record<string, unknown>
     const byField = new Map<string, ValidationIssue>()
     for (const problem of result.issues) {
-      const field = (problem.path ?? [])
-        .map((segment) => String(typeof segment === 'object' ? segment.key : segment))
-        .join('.')
-      if (!byField.has(field || 'input')) byField.set(field || 'input', issue(field || 'input', problem.message))
+      const field =
+        (problem.path ?? []).map((segment) => String(typeof segment === 'object' ? segment.key : segment)).join('.') ||
+        'input'
+      if (!byField.has(field)) byField.set(field, issue(field, problem.message))
     }
     throw validationError([...byField.values()], tool.id)
   }
 
-  function encode(tool: ToolDefinition, value: Record<string, unknown>): Pick<Send, 'body' | 'contentType'> {
+  function encode(tool: ToolDefinition, value: Record<string, unknown>): Pick<Post, 'body' | 'contentType'> {
     if (tool.body === 'json') return { body: JSON.stringify(value), contentType: 'application/json' }
-    const { file, ...rest } = value as { file: Blob }
+    const { file, ...rest } = value as { file: Blob & { name?: string } }
     const form = new FormData()
     form.append('data', JSON.stringify(rest))
-    const name = typeof (file as File).name === 'string' && (file as File).name ? (file as File).name : 'upload'
-    form.append(options.fileFields?.[tool.id] ?? tool.fileField ?? 'file', file, name)
+    form.append(options.fileFields?.[tool.id] ?? tool.fileField ?? 'file', file, file.name || 'upload')
     // No Content-Type: the transport sets multipart/form-data with its boundary.
     return { body: form }
   }
@@ -224,35 +223,12 @@ export function createClient(tools: readonly ToolDefinition[], options: ToolsCli
   /** POSTs a tool call; validation first, so bad input never reaches the service. */
   async function call(tool: ToolDefinition, input: unknown, opts: CallOptions): Promise<{ response: Response; body: unknown }> {
     const value = await validate(tool, input)
-    const response = await send(tool, {
-      method: 'POST',
-      url: base() + tool.path,
+    const response = await send(tool, base() + tool.path, opts, {
       ...encode(tool, value),
       idempotencyKey: opts.idempotencyKey ?? newIdempotencyKey(),
-      // A lost synchronous answer may already be billed: only a 429 (never processed) is retried.
-      retryOn: tool.mode === 'deferred' ? 'transient' : 'rate-limit',
-      call: true,
-      signal: opts.signal,
       onUploadProgress: opts.onUploadProgress,
-      onWait: opts.onWait,
-      presence: opts.presence,
     })
     return { response, body: await readBody(response) }
-  }
-
-  function toJob(tool: ToolDefinition, jobId: string, body: unknown, status: number, requestId?: string): Job {
-    const record = asRecord(body)
-    if (typeof record?.status !== 'string') throw malformed(tool, 'no status', body, status)
-    return {
-      tool: tool.id,
-      jobId,
-      status: record.status,
-      phase: interpret.phase(record.status),
-      requestId: requestIdOf(body) ?? requestId,
-      progress: interpret.progress(body),
-      data: body,
-      artifacts: interpret.artifacts(body, `${base()}/artifacts/`),
-    }
   }
 
   function checkJobId(tool: ToolDefinition, jobId: unknown): string {
@@ -274,59 +250,61 @@ export function createClient(tools: readonly ToolDefinition[], options: ToolsCli
   async function job(id: string, jobId: string, opts: CallOptions = {}): Promise<Job> {
     const tool = definition(id)
     checkJobId(tool, jobId)
-    const response = await send(tool, {
-      method: 'GET',
-      url: `${base()}${tool.path}/jobs/${encodeURIComponent(jobId)}`,
-      retryOn: 'transient',
-      call: false,
-      signal: opts.signal,
-      onWait: opts.onWait,
-      presence: opts.presence,
-    })
-    return toJob(tool, jobId, await readBody(response), response.status)
+    const response = await send(tool, `${base()}${tool.path}/jobs/${encodeURIComponent(jobId)}`, opts)
+    const body = await readBody(response)
+    const status = asRecord(body)?.status
+    if (typeof status !== 'string') throw malformed(tool, 'no status', body, response.status)
+    return {
+      tool: tool.id,
+      jobId,
+      status,
+      phase: interpret.phase(status),
+      requestId: requestIdOf(body),
+      progress: interpret.progress(body),
+      data: body,
+      artifacts: interpret.artifacts(body, `${base()}/artifacts/`),
+    }
   }
 
   /**
    * Polls until a terminal status, slower as the job ages and while the page is hidden, at once
    * when it is shown again or the connection returns; `fresh` skips the read whose answer the
    * POST just gave. Past the poll timeout it fails with `timeout`, naming the job to wait for again.
+   * A job exists from here on: every failure names it, so `wait(tool, jobId)` can take it up again.
    */
-  async function poll(id: string, jobId: string, opts: CallOptions, fresh: boolean, requestId?: string): Promise<Job> {
-    const tool = definition(id)
-    checkJobId(tool, jobId)
-    const interval = opts.pollInterval ?? pollInterval
-    const presence = opts.presence ?? pagePresence
-    const started = Date.now()
-    const deadline = started + (opts.pollTimeout ?? pollTimeout)
-    for (let read = !fresh; ; read = false) {
-      if (!read) {
-        const delay = pollDelay(Date.now() - started, interval, presence.hidden())
-        await sleep(Math.min(delay, deadline - Date.now()), opts.signal, tool.id, presence.subscribe)
+  async function follow(id: string, jobId: string, opts: CallOptions, fresh: boolean, requestId?: string): Promise<Job> {
+    try {
+      const tool = definition(id)
+      checkJobId(tool, jobId)
+      const interval = opts.pollInterval ?? pollInterval
+      const presence = opts.presence ?? pagePresence
+      const started = Date.now()
+      const deadline = started + (opts.pollTimeout ?? pollTimeout)
+      for (let read = !fresh; ; read = false) {
+        if (!read) {
+          const delay = pollDelay(Date.now() - started, interval, presence.hidden())
+          await sleep(Math.min(delay, deadline - Date.now()), opts.signal, tool.id, presence.subscribe)
+        }
+        const current = await job(id, jobId, opts)
+        current.requestId ??= requestId
+        opts.onJob?.(current)
+        if (current.phase === 'succeeded') return current
+        if (current.phase === 'failed') throw failedJobError(current, interpret)
+        if (Date.now() >= deadline) {
+          throw new ToolsError('timeout', `${tool.id}: the job ${jobId} did not finish in time; wait for it again.`, {
+            tool: tool.id,
+            jobId,
+            requestId: current.requestId,
+            body: current.data,
+          })
+        }
       }
-      const current = await job(id, jobId, opts)
-      if (!current.requestId && requestId) current.requestId = requestId
-      opts.onJob?.(current)
-      if (current.phase === 'succeeded') return current
-      if (current.phase === 'failed') throw failedJobError(current, interpret)
-      if (Date.now() >= deadline) {
-        throw new ToolsError('timeout', `${tool.id}: the job ${jobId} did not finish in time; wait for it again.`, {
-          tool: tool.id,
-          jobId,
-          requestId: current.requestId,
-          body: current.data,
-        })
-      }
-    }
-  }
-
-  /** A job exists from here on: every failure names it, so `wait(tool, jobId)` can take it up again. */
-  function follow(id: string, jobId: string, opts: CallOptions, fresh: boolean, requestId?: string): Promise<Job> {
-    return poll(id, jobId, opts, fresh, requestId).catch((error: unknown) => {
+    } catch (error) {
       if (error instanceof ToolsError && !error.jobId) {
         throw new ToolsError(error.kind, error.message, { ...error, tool: id, jobId, cause: error.cause })
       }
       throw error
-    })
+    }
   }
 
   async function run(id: string, input: unknown, opts: CallOptions = {}): Promise<Result | Job> {
@@ -354,13 +332,7 @@ export function createClient(tools: readonly ToolDefinition[], options: ToolsCli
     }
     // The key goes to the service's origin only.
     if (target.origin !== new URL(root).origin) throw validationError([issue('url', 'foreign-url')])
-    const response = await send(ARTIFACT_DEFINITION, {
-      method: 'GET',
-      url: target.href,
-      retryOn: 'transient',
-      call: false,
-      signal: opts.signal,
-    })
+    const response = await send(undefined, target.href, { signal: opts.signal })
     return { blob: await response.blob(), filename: dispositionFileName(response.headers.get('content-disposition')) }
   }
 
@@ -400,16 +372,6 @@ export interface ArtifactFile {
   blob: Blob
   /** As sent: clean it before showing or saving it (the components do). */
   filename?: string
-}
-
-/** Artifact downloads belong to no tool, so their errors name none. */
-const ARTIFACT_DEFINITION: ToolDefinition = {
-  id: '',
-  path: '/artifacts',
-  mode: 'sync',
-  body: 'json',
-  scope: null,
-  input: { '~standard': { version: 1, vendor: 'tools', validate: (value) => ({ value }) } },
 }
 
 export type UntypedToolsClient = ReturnType<typeof createClient>

@@ -29,26 +29,27 @@ const KIND_BY_STATUS: Record<number, ToolsErrorKind> = {
 }
 
 /**
- * The typed error for a non-2xx answer. `call` marks a tool call (POST), where a refusal may
- * be the listing access error rather than its status's usual kind.
+ * The typed error for a non-2xx answer to a request of `tool` (none for an artifact). `call`
+ * marks a tool call (POST), where a refusal may be the listing access error rather than its
+ * status's usual kind.
  */
 export function errorFromResponse(
   response: Response,
   body: unknown,
-  tool: ToolDefinition,
   interpret: Interpretation,
+  tool: ToolDefinition | undefined,
   call: boolean,
 ): ToolsError {
   const { status } = response
   let kind: ToolsErrorKind = KIND_BY_STATUS[status] ?? (status >= 500 ? 'server' : 'bad-request')
-  if (call && interpret.isListingAccessError({ status, body, tool })) kind = 'listing-access'
-  const scope = kind === 'scope' ? (tool.scope ?? undefined) : undefined
+  if (call && tool && interpret.isListingAccessError({ status, body, tool })) kind = 'listing-access'
+  const scope = kind === 'scope' ? (tool?.scope ?? undefined) : undefined
   // Terse: a UI explains each kind in the person's language; the service's own words follow.
   const detail = interpret.errorMessage(body)
-  const message = `${tool.id || 'artifact'}: ${status} ${kind}${scope ? ` (needs ${scope})` : ''}${detail ? `: ${detail}` : ''}`
+  const message = `${tool?.id ?? 'artifact'}: ${status} ${kind}${scope ? ` (needs ${scope})` : ''}${detail ? `: ${detail}` : ''}`
   return new ToolsError(kind, message, {
     status,
-    tool: tool.id || undefined,
+    tool: tool?.id,
     requestId: requestIdOf(body, response.headers),
     body,
     scope,

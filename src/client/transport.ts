@@ -40,13 +40,17 @@ export const xhrTransport: Transport = ({ method, url, headers, body, signal, on
       xhr.upload.onprogress = (event) =>
         onUploadProgress({ loaded: event.loaded, total: event.lengthComputable ? event.total : expected })
     }
+    const settle = () => signal?.removeEventListener('abort', onAbort)
+    const cancelled = () => {
+      settle()
+      reject(signal?.reason ?? new DOMException('The upload was cancelled.', 'AbortError'))
+    }
     // Settle at once: some XHR implementations still deliver the answer of an aborted request.
     const onAbort = () => {
       xhr.abort()
-      reject(signal?.reason ?? new DOMException('The upload was cancelled.', 'AbortError'))
+      cancelled()
     }
     signal?.addEventListener('abort', onAbort, { once: true })
-    const settle = () => signal?.removeEventListener('abort', onAbort)
     xhr.onload = () => {
       settle()
       const nullBody = [101, 204, 205, 304].includes(xhr.status)
@@ -62,19 +66,18 @@ export const xhrTransport: Transport = ({ method, url, headers, body, signal, on
       settle()
       reject(new TypeError('Network request failed'))
     }
-    xhr.onabort = () => {
-      settle()
-      reject(signal?.reason ?? new DOMException('The upload was cancelled.', 'AbortError'))
-    }
+    xhr.onabort = cancelled
     if (signal?.aborted) return xhr.abort()
     xhr.send(body as XMLHttpRequestBodyInit | undefined)
   })
 
 /** Picks the transport: XMLHttpRequest for an upload whose progress is wanted, where it exists. */
-export function chooseTransport(request: Pick<TransportRequest, 'body' | 'onUploadProgress'>, fetchImpl?: typeof fetch): Transport {
-  const upload = typeof FormData !== 'undefined' && request.body instanceof FormData
-  const canXhr = typeof XMLHttpRequest === 'function' && !fetchImpl
-  return upload && request.onUploadProgress && canXhr ? xhrTransport : fetchTransport(fetchImpl)
+export function chooseTransport(
+  request: Pick<TransportRequest, 'body' | 'onUploadProgress'> | undefined,
+  fetchImpl?: typeof fetch,
+): Transport {
+  const upload = request?.body instanceof FormData && request.onUploadProgress
+  return upload && typeof XMLHttpRequest === 'function' && !fetchImpl ? xhrTransport : fetchTransport(fetchImpl)
 }
 
 function parseHeaders(raw: string): Headers {
@@ -86,17 +89,11 @@ function parseHeaders(raw: string): Headers {
   return headers
 }
 
-/** Bytes in a request body, counting a form's files and fields. */
+/** Bytes in a request body as the client builds them: JSON text, or a form of fields and files. */
 function bodySize(body: BodyInit | undefined): number {
-  if (body == null) return 0
-  if (typeof body === 'string') return new TextEncoder().encode(body).length
-  if (body instanceof Blob) return body.size
-  if (typeof FormData !== 'undefined' && body instanceof FormData) {
-    let size = 0
-    body.forEach((value) => {
-      size += typeof value === 'string' ? new TextEncoder().encode(value).length : value.size
-    })
-    return size
+  let size = 0
+  for (const part of body instanceof FormData ? body.values() : [body]) {
+    size += typeof part === 'string' ? new TextEncoder().encode(part).length : ((part as Blob | undefined)?.size ?? 0)
   }
-  return 0
+  return size
 }
