@@ -15,7 +15,7 @@ import { errorFromResponse, malformed, readBody, requestIdOf } from './response.
 import { createPacer, hashText, type Pacer } from './pacer.js'
 import { pagePresence } from './presence.js'
 import { backoff, retryPolicy, sleep, type RetryOptions } from './retry.js'
-import { chooseTransport } from './transport.js'
+import { transmit } from './transport.js'
 
 export interface ToolsClientOptions {
   /** The service's base address, ending in `/v1`. A relative one resolves against the page. */
@@ -77,6 +77,8 @@ export function createClient(tools: readonly ToolDefinition[], options: ToolsCli
     }
   }
 
+  const linksIn = (body: unknown) => interpret.artifacts(body, `${base()}/artifacts/`)
+
   function definition(id: string): ToolDefinition {
     const tool = byId.get(id)
     if (!tool) throw validationError([issue('tool', 'unknown-tool')], id)
@@ -116,7 +118,6 @@ export function createClient(tools: readonly ToolDefinition[], options: ToolsCli
     const call = !!post
     // A lost synchronous answer may already be billed: only a 429 (never processed) is retried.
     const transient = !call || tool?.mode === 'deferred'
-    const transport = chooseTransport(post, options.fetch)
     const name = tool?.id
     const deadline = Date.now() + policy.maxWait
     let shown: Waiting | null = null
@@ -149,14 +150,17 @@ export function createClient(tools: readonly ToolDefinition[], options: ToolsCli
         wait(null)
         let outcome: Response | ToolsError
         try {
-          outcome = await transport({
-            method: call ? 'POST' : 'GET',
-            url,
-            headers: headers(key, post),
-            body: post?.body,
-            signal,
-            onUploadProgress: post?.onUploadProgress,
-          })
+          outcome = await transmit(
+            {
+              method: call ? 'POST' : 'GET',
+              url,
+              headers: headers(key, post),
+              body: post?.body,
+              signal,
+              onUploadProgress: post?.onUploadProgress,
+            },
+            options.fetch,
+          )
         } catch (cause) {
           if (signal?.aborted) throw abortError(name, cause)
           outcome = new ToolsError('network', 'The service could not be reached.', { tool: name, cause })
@@ -231,11 +235,6 @@ export function createClient(tools: readonly ToolDefinition[], options: ToolsCli
     return { response, body: await readBody(response) }
   }
 
-  function checkJobId(tool: ToolDefinition, jobId: unknown): string {
-    if (typeof jobId !== 'string' || jobId === '') throw validationError([issue('jobId', 'required')], tool.id)
-    return jobId
-  }
-
   async function start(id: string, input: unknown, opts: CallOptions = {}): Promise<JobHandle> {
     const tool = definition(id)
     if (tool.mode !== 'deferred') throw validationError([issue('tool', 'sync-tool')], id)
@@ -249,7 +248,7 @@ export function createClient(tools: readonly ToolDefinition[], options: ToolsCli
 
   async function job(id: string, jobId: string, opts: CallOptions = {}): Promise<Job> {
     const tool = definition(id)
-    checkJobId(tool, jobId)
+    if (typeof jobId !== 'string' || jobId === '') throw validationError([issue('jobId', 'required')], id)
     const response = await send(tool, `${base()}${tool.path}/jobs/${encodeURIComponent(jobId)}`, opts)
     const body = await readBody(response)
     const status = asRecord(body)?.status
@@ -262,7 +261,7 @@ export function createClient(tools: readonly ToolDefinition[], options: ToolsCli
       requestId: requestIdOf(body),
       progress: interpret.progress(body),
       data: body,
-      artifacts: interpret.artifacts(body, `${base()}/artifacts/`),
+      artifacts: linksIn(body),
     }
   }
 
@@ -271,11 +270,10 @@ export function createClient(tools: readonly ToolDefinition[], options: ToolsCli
    * when it is shown again or the connection returns; `fresh` skips the read whose answer the
    * POST just gave. Past the poll timeout it fails with `timeout`, naming the job to wait for again.
    * A job exists from here on: every failure names it, so `wait(tool, jobId)` can take it up again.
+   * The first read checks the tool and the job id (a fresh job's are known good).
    */
   async function follow(id: string, jobId: string, opts: CallOptions, fresh: boolean, requestId?: string): Promise<Job> {
     try {
-      const tool = definition(id)
-      checkJobId(tool, jobId)
       const interval = opts.pollInterval ?? pollInterval
       const presence = opts.presence ?? pagePresence
       const started = Date.now()
@@ -283,7 +281,7 @@ export function createClient(tools: readonly ToolDefinition[], options: ToolsCli
       for (let read = !fresh; ; read = false) {
         if (!read) {
           const delay = pollDelay(Date.now() - started, interval, presence.hidden())
-          await sleep(Math.min(delay, deadline - Date.now()), opts.signal, tool.id, presence.subscribe)
+          await sleep(Math.min(delay, deadline - Date.now()), opts.signal, id, presence.subscribe)
         }
         const current = await job(id, jobId, opts)
         current.requestId ??= requestId
@@ -291,8 +289,8 @@ export function createClient(tools: readonly ToolDefinition[], options: ToolsCli
         if (current.phase === 'succeeded') return current
         if (current.phase === 'failed') throw failedJobError(current, interpret)
         if (Date.now() >= deadline) {
-          throw new ToolsError('timeout', `${tool.id}: the job ${jobId} did not finish in time; wait for it again.`, {
-            tool: tool.id,
+          throw new ToolsError('timeout', `${id}: the job ${jobId} did not finish in time; wait for it again.`, {
+            tool: id,
             jobId,
             requestId: current.requestId,
             body: current.data,
@@ -317,21 +315,21 @@ export function createClient(tools: readonly ToolDefinition[], options: ToolsCli
     return {
       tool: tool.id,
       data: body,
-      artifacts: interpret.artifacts(body, `${base()}/artifacts/`),
+      artifacts: linksIn(body),
       requestId: requestIdOf(body, response.headers),
     }
   }
 
   async function artifactFile(url: string, opts: Pick<CallOptions, 'signal'> = {}): Promise<ArtifactFile> {
     const root = base()
-    let target: URL
+    let target: URL | undefined
     try {
       target = new URL(url, root + '/')
     } catch {
-      throw validationError([issue('url', 'foreign-url')])
+      // Not a link at all: refused as foreign below.
     }
     // The key goes to the service's origin only.
-    if (target.origin !== new URL(root).origin) throw validationError([issue('url', 'foreign-url')])
+    if (target?.origin !== new URL(root).origin) throw validationError([issue('url', 'foreign-url')])
     const response = await send(undefined, target.href, { signal: opts.signal })
     return { blob: await response.blob(), filename: dispositionFileName(response.headers.get('content-disposition')) }
   }

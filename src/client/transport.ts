@@ -9,27 +9,28 @@ export interface TransportRequest {
   onUploadProgress?: (progress: UploadProgress) => void
 }
 
-/** Sends one request. Rejects (TypeError, AbortError) only where no response arrived. */
-export type Transport = (request: TransportRequest) => Promise<Response>
-
 /**
- * fetch cannot report upload progress, so it reports the whole body once sent. The fetch
- * function is looked up per request so that one installed later (a test's) is used.
+ * Sends one request; rejects (TypeError, AbortError) only where no response arrived. An upload
+ * whose progress is wanted goes through XMLHttpRequest where it exists; fetch cannot report
+ * upload progress, so it reports the whole body once sent. The global fetch is looked up per
+ * request so that one installed later (a test's) is used.
  */
-export function fetchTransport(fetchImpl?: typeof fetch): Transport {
-  return async ({ method, url, headers, body, signal, onUploadProgress }) => {
-    const response = await (fetchImpl ?? globalThis.fetch)(url, { method, headers, body, signal })
-    if (onUploadProgress) {
-      const total = bodySize(body)
-      onUploadProgress({ loaded: total, total })
-    }
-    return response
+export async function transmit(request: TransportRequest, fetchImpl?: typeof fetch): Promise<Response> {
+  const { method, url, headers, body, signal, onUploadProgress } = request
+  if (body instanceof FormData && onUploadProgress && typeof XMLHttpRequest === 'function' && !fetchImpl) {
+    return xhrTransmit(request)
   }
+  const response = await (fetchImpl ?? globalThis.fetch)(url, { method, headers, body, signal })
+  if (onUploadProgress) {
+    const total = bodySize(body)
+    onUploadProgress({ loaded: total, total })
+  }
+  return response
 }
 
 /** XMLHttpRequest, for the upload progress events fetch lacks. */
-export const xhrTransport: Transport = ({ method, url, headers, body, signal, onUploadProgress }) =>
-  new Promise((resolve, reject) => {
+const xhrTransmit = ({ method, url, headers, body, signal, onUploadProgress }: TransportRequest) =>
+  new Promise<Response>((resolve, reject) => {
     const xhr = new XMLHttpRequest()
     xhr.open(method, url)
     // An ArrayBuffer, not a Blob: a DOM Blob need not be readable by the Response of another realm.
@@ -70,15 +71,6 @@ export const xhrTransport: Transport = ({ method, url, headers, body, signal, on
     if (signal?.aborted) return xhr.abort()
     xhr.send(body as XMLHttpRequestBodyInit | undefined)
   })
-
-/** Picks the transport: XMLHttpRequest for an upload whose progress is wanted, where it exists. */
-export function chooseTransport(
-  request: Pick<TransportRequest, 'body' | 'onUploadProgress'> | undefined,
-  fetchImpl?: typeof fetch,
-): Transport {
-  const upload = request?.body instanceof FormData && request.onUploadProgress
-  return upload && typeof XMLHttpRequest === 'function' && !fetchImpl ? xhrTransport : fetchTransport(fetchImpl)
-}
 
 function parseHeaders(raw: string): Headers {
   const headers = new Headers()
