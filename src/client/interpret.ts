@@ -40,9 +40,8 @@ function artifacts(body: unknown, artifactBase: string): string[] {
     if (typeof value === 'string') {
       const url = resolveLink(value, artifactBase)
       if (url) found.add(url)
-    } else if (Array.isArray(value)) {
-      for (const item of value) visit(item, depth + 1)
     } else if (value && typeof value === 'object') {
+      // Arrays too: their values are their items.
       for (const item of Object.values(value)) visit(item, depth + 1)
     }
   }

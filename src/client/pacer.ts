@@ -129,7 +129,8 @@ export function createPacer(channelName?: string, random = Math.random) {
           go: () => (leave(), resolve()),
           fail: (until) => (leave(), reject(options.expire(until))),
         }
-        if (signal?.aborted) return reject(abortError(options.tool, signal.reason))
+        // Leaving is harmless before the ticket is queued.
+        if (signal?.aborted) return abort()
         signal?.addEventListener('abort', abort, { once: true })
         const firstRead = call ? queue.findIndex((other) => !other.call) : -1
         queue.splice(firstRead < 0 ? queue.length : firstRead, 0, ticket)

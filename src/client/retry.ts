@@ -50,10 +50,7 @@ const HTTP_DATE = /^[A-Z][a-z]{2}, \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} G
  */
 export function parseRetryAfter(header: string | null, now = Date.now()): number | undefined {
   const text = header?.trim() ?? ''
-  let ms: number
-  if (/^\d+$/.test(text)) ms = Number(text) * 1000
-  else if (HTTP_DATE.test(text)) ms = Date.parse(text) - now
-  else return undefined
+  const ms = /^\d+$/.test(text) ? Number(text) * 1000 : HTTP_DATE.test(text) ? Date.parse(text) - now : NaN
   return Number.isNaN(ms) ? undefined : Math.min(MAX_RETRY_AFTER, Math.max(0, ms))
 }
 
@@ -80,14 +77,12 @@ export function sleep(
       finish()
       reject(abortError(tool, signal?.reason))
     }
-    const timer = setTimeout(() => {
+    const done = () => {
       finish()
       resolve()
-    }, Math.min(Math.max(0, ms), MAX_TIMER))
+    }
+    const timer = setTimeout(done, Math.min(Math.max(0, ms), MAX_TIMER))
     signal?.addEventListener('abort', onAbort, { once: true })
-    unsubscribe = wake?.(() => {
-      finish()
-      resolve()
-    })
+    unsubscribe = wake?.(done)
   })
 }
