@@ -3,23 +3,20 @@ import * as z from 'zod/mini'
 // Messages are validation codes (see VALIDATION_MESSAGES): the client turns them into text.
 // Plain refinements rather than zod's named checks: the same rules for less bundle.
 
+/** A missing value is `required`; any other of the wrong type gets `code`. */
+const missingOr = (code: string) => ({
+  error: (problem: { input: unknown }) => (problem.input === undefined ? 'required' : code),
+})
+
 /** A required non-empty string. */
-export const text = () =>
-  z.string({ error: (problem) => (problem.input === undefined ? 'required' : 'not-a-string') }).check(
-    z.refine((value) => value.length > 0, 'required'),
-  )
+export const text = () => z.string(missingOr('not-a-string')).check(z.refine((value) => value.length > 0, 'required'))
 
 /** A required number above zero. */
-export const positive = () =>
-  z
-    .number({ error: (problem) => (problem.input === undefined ? 'required' : 'not-a-number') })
-    .check(z.refine((value) => value > 0, 'not-positive'))
+export const positive = () => z.number(missingOr('not-a-number')).check(z.refine((value) => value > 0, 'not-positive'))
 
 /** The file of a file tool. */
 export const file = () =>
-  z.custom<Blob>((value) => typeof Blob !== 'undefined' && value instanceof Blob, {
-    error: (problem) => (problem.input === undefined ? 'required' : 'not-a-file'),
-  })
+  z.custom<Blob>((value) => typeof Blob !== 'undefined' && value instanceof Blob, missingOr('not-a-file'))
 
 const object = { error: 'not-an-object' } as const
 
