@@ -165,7 +165,7 @@ function openChannel(name: string | undefined, onRefused: (until: number) => voi
   return channel
 }
 
-/** FNV-1a, for naming a key's channel without the key in it. */
+/** FNV-1a: enough to tell keys apart (a key's channel, a fingerprint), useless for recovering one. */
 export function hashText(text: string): string {
   let h = 0x811c9dc5
   for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193)

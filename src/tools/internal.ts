@@ -1,2 +1,2 @@
 // What the React layer needs of the client that is not public API.
-export { DEFAULT_POLL_INTERVAL, failedJobError, newIdempotencyKey } from '../client/index.js'
+export { DEFAULT_POLL_INTERVAL, failedJobError, hashText, newIdempotencyKey } from '../client/index.js'
