@@ -33,9 +33,9 @@ export function retryPolicy(options: RetryOptions | false | undefined): RetryPol
 }
 
 /** Capped exponential backoff with jitter (half fixed, half random). */
-export function backoff(attempt: number, policy: RetryPolicy, random = Math.random): number {
+export function backoff(attempt: number, policy: RetryPolicy): number {
   const capped = Math.min(policy.maxDelay, policy.baseDelay * 2 ** attempt)
-  return Math.round(capped / 2 + (random() * capped) / 2)
+  return Math.round(capped / 2 + (Math.random() * capped) / 2)
 }
 
 /** A day: no service means a longer Retry-After, and past it the number is surely garbled. */
