@@ -106,8 +106,6 @@ export type ListingToolId = Extract<Tool, { listing: true }>['id']
 /** What a finished call yields: a `Result` for synchronous tools, the terminal `Job` for deferred ones. */
 export type ToolResult<T extends ToolId> = T extends SyncToolId ? Result<T> : Job<T>
 
-const byId = new Map<string, Tool>(TOOLS.map((tool) => [tool.id, tool]))
-
 /** The input fields the catalogue checks, across all tools (`file` for the upload). */
 export type InputField = { [T in ToolId]: Extract<keyof ToolOf<T>['input']['shape'], string> }[ToolId]
 
@@ -130,10 +128,9 @@ export function inputFields(tool: ToolId): InputFieldSpec[] {
   })
 }
 
-
 /** The catalogue row of `id`, or undefined for an unknown id. */
 export function getTool<T extends ToolId>(id: T): ToolOf<T>
 export function getTool(id: string): Tool | undefined
 export function getTool(id: string): Tool | undefined {
-  return byId.get(id)
+  return TOOLS.find((tool) => tool.id === id)
 }
