@@ -16,7 +16,7 @@ export const positive = () => z.number(missingOr('not-a-number')).check(z.refine
 
 /** The file of a file tool. */
 export const file = () =>
-  z.custom<Blob>((value) => typeof Blob !== 'undefined' && value instanceof Blob, missingOr('not-a-file'))
+  z.custom<Blob>((value) => value instanceof Blob, missingOr('not-a-file'))
 
 const object = { error: 'not-an-object' } as const
 
