@@ -115,9 +115,9 @@ export function createClient(tools: readonly ToolDefinition[], options: ToolsCli
     { signal, onWait, presence = pagePresence }: Pick<CallOptions, 'signal' | 'onWait' | 'presence'>,
     post?: Post,
   ): Promise<Response> {
-    const call = !!post
+    const isCall = !!post
     // A lost synchronous answer may already be billed: only a 429 (never processed) is retried.
-    const transient = !call || tool?.mode === 'deferred'
+    const transient = !isCall || tool?.mode === 'deferred'
     const name = tool?.id
     const deadline = Date.now() + policy.maxWait
     let shown: Waiting | null = null
@@ -135,7 +135,7 @@ export function createClient(tools: readonly ToolDefinition[], options: ToolsCli
         if (signal?.aborted) throw abortError(name, signal.reason)
         const key = typeof options.apiKey === 'function' ? await options.apiKey() : options.apiKey
         const pacer = pacerFor(key)
-        await pacer.take(call, {
+        await pacer.take(isCall, {
           signal,
           tool: name,
           deadline,
@@ -152,7 +152,7 @@ export function createClient(tools: readonly ToolDefinition[], options: ToolsCli
         try {
           outcome = await transmit(
             {
-              method: call ? 'POST' : 'GET',
+              method: isCall ? 'POST' : 'GET',
               url,
               headers: headers(key, post),
               body: post?.body,
@@ -176,18 +176,18 @@ export function createClient(tools: readonly ToolDefinition[], options: ToolsCli
           }
         } else {
           if (outcome.ok) {
-            pacer.answer(call)
+            pacer.answer(isCall)
             return outcome
           }
-          error = errorFromResponse(outcome, await readBody(outcome), interpret, tool, call)
+          error = errorFromResponse(outcome, await readBody(outcome), interpret, tool, isCall)
           if (error.kind === 'rate-limit') {
             const delay = error.retryAfter ?? backoff(refusals++, policy)
-            pacer.answer(call, delay)
+            pacer.answer(isCall, delay)
             if (delay > policy.maxRetryAfter || Date.now() + delay > deadline) throw error
             // The pacer holds this request, with every other of the key, until the pause is over.
             continue
           }
-          pacer.answer(call)
+          pacer.answer(isCall)
           if (error.kind !== 'server') throw error
         }
         if (!transient || failures >= policy.retries) throw error
