@@ -18,7 +18,7 @@ export interface TransportRequest {
 export async function transmit(request: TransportRequest, fetchImpl?: typeof fetch): Promise<Response> {
   const { method, url, headers, body, signal, onUploadProgress } = request
   if (body instanceof FormData && onUploadProgress && typeof XMLHttpRequest === 'function' && !fetchImpl) {
-    return xhrTransmit(request)
+    return xhrTransmit(request, onUploadProgress)
   }
   const response = await (fetchImpl ?? globalThis.fetch)(url, { method, headers, body, signal })
   if (onUploadProgress) {
@@ -29,7 +29,10 @@ export async function transmit(request: TransportRequest, fetchImpl?: typeof fet
 }
 
 /** XMLHttpRequest, for the upload progress events fetch lacks. */
-const xhrTransmit = ({ method, url, headers, body, signal, onUploadProgress }: TransportRequest) =>
+const xhrTransmit = (
+  { method, url, headers, body, signal }: TransportRequest,
+  onUploadProgress: (progress: UploadProgress) => void,
+) =>
   new Promise<Response>((resolve, reject) => {
     const xhr = new XMLHttpRequest()
     xhr.open(method, url)
@@ -37,10 +40,8 @@ const xhrTransmit = ({ method, url, headers, body, signal, onUploadProgress }: T
     xhr.responseType = 'arraybuffer'
     headers.forEach((value, name) => xhr.setRequestHeader(name, value))
     const expected = bodySize(body)
-    if (onUploadProgress) {
-      xhr.upload.onprogress = (event) =>
-        onUploadProgress({ loaded: event.loaded, total: event.lengthComputable ? event.total : expected })
-    }
+    xhr.upload.onprogress = (event) =>
+      onUploadProgress({ loaded: event.loaded, total: event.lengthComputable ? event.total : expected })
     const settle = () => signal?.removeEventListener('abort', onAbort)
     const cancelled = () => {
       settle()
