@@ -82,13 +82,6 @@ interface Intent {
 /** Kinds after which the service may have taken the call: the run's outcome is unknown. */
 const UNKNOWN_OUTCOME = new Set(['network', 'server', 'aborted'])
 
-function anySignal(signals: AbortSignal[]): AbortSignal {
-  if (typeof AbortSignal.any === 'function') return AbortSignal.any(signals)
-  const controller = new AbortController()
-  for (const signal of signals) signal.addEventListener('abort', () => controller.abort(signal.reason), { once: true })
-  return controller.signal
-}
-
 function asToolsError(error: unknown, tool: string): ToolsError {
   if (isToolsError(error)) return error
   if (isCancelledError(error)) return new ToolsError('aborted', 'The call was cancelled.', { tool, cause: error })
@@ -218,7 +211,7 @@ export function useTool<T extends ToolId>(tool: T, options: UseToolOptions = {})
       const intent: Intent = {
         input,
         idempotencyKey: opts.idempotencyKey,
-        signal: opts.signal ? anySignal([opts.signal, abort.signal]) : abort.signal,
+        signal: opts.signal ? AbortSignal.any([opts.signal, abort.signal]) : abort.signal,
         client,
         fingerprint,
         resend,
