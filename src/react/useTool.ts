@@ -2,7 +2,6 @@ import { isCancelledError, useMutation, useQuery, useQueryClient } from '@tansta
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
 import {
   getTool,
-  isToolsError,
   ToolsError,
   type DeferredToolId,
   type Job,
@@ -14,7 +13,7 @@ import {
   type UploadProgress,
   type Waiting,
 } from '../tools/index.js'
-import { failedJobError, newIdempotencyKey } from '../tools/internal.js'
+import { abortError, failedJobError, newIdempotencyKey, toToolsError } from '../tools/internal.js'
 import { useToolsContext } from './context.js'
 import { isFinished, type Run } from './journal.js'
 import { jobQueryOptions } from './jobQuery.js'
@@ -82,11 +81,9 @@ interface Intent {
 /** Kinds after which the service may have taken the call: the run's outcome is unknown. */
 const UNKNOWN_OUTCOME = new Set(['network', 'server', 'aborted'])
 
-function asToolsError(error: unknown, tool: string): ToolsError {
-  if (isToolsError(error)) return error
-  if (isCancelledError(error)) return new ToolsError('aborted', 'The call was cancelled.', { tool, cause: error })
-  return new ToolsError('unexpected', error instanceof Error ? error.message : String(error), { tool, cause: error })
-}
+/** The client's errors as they are; TanStack's cancellation is an abort. */
+const asToolsError = (error: unknown, tool: string) =>
+  isCancelledError(error) ? abortError(tool, error) : toToolsError(error, tool)
 
 /** The JSON part of an input and its file, described (the bytes are never journaled). */
 function splitInput(input: unknown): Pick<Run, 'input' | 'file'> {
