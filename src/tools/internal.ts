@@ -3,6 +3,7 @@ export {
   abortError,
   DEFAULT_POLL_INTERVAL,
   failedJobError,
+  hashText,
   newIdempotencyKey,
   toToolsError,
 } from '../client/index.js'
