@@ -1,4 +1,4 @@
-import { isTerminal, type JobPhase, type ToolId } from '../tools/index.js'
+import type { JobPhase, ToolId } from '../tools/index.js'
 import { QUERY_NAMESPACE } from './keys.js'
 
 /** Where a run stands: its POST not yet answered (`submitting`), or its job's phase. */
@@ -42,8 +42,6 @@ export interface JournalStore {
 const PREFIX = `${QUERY_NAMESPACE}:run:`
 /** Seen runs kept per key for `useRuns`; older ones are pruned. */
 const KEEP = 20
-
-export const isFinished = (run: Pick<Run, 'phase'>) => isTerminal(run.phase)
 
 /** Runs kept in this page's memory: they survive unmounts, not reloads. */
 export function memoryJournal(): JournalStore {

@@ -2,6 +2,7 @@ import { isCancelledError, useMutation, useQuery, useQueryClient } from '@tansta
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
 import {
   getTool,
+  isTerminal,
   ToolsError,
   type DeferredToolId,
   type Job,
@@ -15,7 +16,7 @@ import {
 } from '../tools/index.js'
 import { abortError, failedJobError, newIdempotencyKey, toToolsError } from '../tools/internal.js'
 import { useToolsContext } from './context.js'
-import { isFinished, type Run } from './journal.js'
+import type { Run } from './journal.js'
 import { jobQueryOptions } from './jobQuery.js'
 import { queryKeys } from './keys.js'
 import { OFFLINE, useJobWaiting, useRunWaiting } from './useWaiting.js'
@@ -145,7 +146,7 @@ export function useTool<T extends ToolId>(tool: T, options: UseToolOptions = {})
             (run) =>
               run.tool === tool &&
               run.scope === scope &&
-              !isFinished(run) &&
+              !isTerminal(run.phase) &&
               (idempotencyKey === undefined || run.idempotencyKey === idempotencyKey) &&
               same(run.input, parts.input) &&
               same(run.file, parts.file),
@@ -264,7 +265,7 @@ export function useTool<T extends ToolId>(tool: T, options: UseToolOptions = {})
       const found = runs.find((run) => run.tool === tool && run.scope === scope && !run.seen)
       // Never in place of a run already shown: this key's, or another key's still unfinished.
       const shown = journaled.current
-      if (!live || !found || inflight.current || (shown && (shown.fingerprint === fingerprint || !isFinished(shown)))) return
+      if (!live || !found || inflight.current || (shown && (shown.fingerprint === fingerprint || !isTerminal(shown.phase)))) return
       journaled.current = found
       setCurrent(found)
       // A JSON run whose answer was never seen is sent again with its own key: a replay, not a new bill.
@@ -293,12 +294,10 @@ export function useTool<T extends ToolId>(tool: T, options: UseToolOptions = {})
   const [viewedFingerprint, setViewedFingerprint] = useState(fingerprint)
   if (viewedFingerprint !== fingerprint) {
     setViewedFingerprint(fingerprint)
-    const phaseNow = (current?.jobId && jobQuery.data?.phase) || current?.phase
-    if (phaseNow && isFinished({ phase: phaseNow })) setCurrent(undefined)
+    if (isTerminal(job?.phase ?? current?.phase)) setCurrent(undefined)
   }
-  const mutationFingerprint = mutation.variables?.fingerprint
-  const ownMutation = mutationFingerprint === undefined || mutationFingerprint === fingerprint || mutation.isPending
-  const shown = current
+  // A sync run's answer or a refusal shows under the key that sent it, not the next one.
+  const ownMutation = mutation.variables?.fingerprint === fingerprint
 
   const failedJob = job?.phase === 'failed' ? job : undefined
   const jobError = useMemo(() => (failedJob ? failedJobError(failedJob, client.interpret) : null), [failedJob, client])
@@ -313,34 +312,31 @@ export function useTool<T extends ToolId>(tool: T, options: UseToolOptions = {})
   } else if (!deferred) {
     phase = mutation.isSuccess && ownMutation ? 'succeeded' : 'idle'
     if (phase === 'succeeded') result = mutation.data as ToolResult<T>
-  } else if (!shown?.jobId) phase = 'idle'
+  } else if (!current?.jobId) phase = 'idle'
   else if (jobQuery.isError) {
     phase = 'failed'
     error = jobQuery.error
   } else {
-    phase = job?.phase ?? (shown.phase === 'running' ? 'running' : 'pending')
+    phase = job?.phase ?? (current.phase === 'running' ? 'running' : 'pending')
     if (phase === 'succeeded') result = job as ToolResult<T>
     error = jobError
   }
-  const needsFile = phase === 'idle' && Boolean(shown?.file && !shown.jobId)
+  const needsFile = phase === 'idle' && Boolean(current?.file && !current.jobId)
 
   // Every answer is journaled; a finished run shown here counts as seen.
-  const terminal = job && isFinished(job)
-  const lost = jobQuery.error?.kind === 'not-found'
+  const journalPhase = jobQuery.error?.kind === 'not-found' ? 'failed' : job?.phase
   useEffect(() => {
     const run = journaled.current
-    if (!run?.jobId || run.jobId !== current?.jobId) return
-    const next = lost ? 'failed' : job?.phase
-    if (next && (next !== run.phase || (isFinished({ phase: next }) && !run.seen))) {
-      void save(run, { phase: next, seen: Boolean(terminal || lost) })
-    }
-  }, [current?.jobId, job?.phase, terminal, lost, save])
+    if (!journalPhase || !run?.jobId || run.jobId !== current?.jobId) return
+    const seen = isTerminal(journalPhase)
+    if (journalPhase !== run.phase || (seen && !run.seen)) void save(run, { phase: journalPhase, seen })
+  }, [current?.jobId, journalPhase, save])
 
   const { refetch } = jobQuery
   const retry = useCallback(() => {
     if (inflight.current) return
     // The job exists and only reading it failed: read again rather than create another.
-    if (shown?.jobId && jobQuery.isError) {
+    if (current?.jobId && jobQuery.isError) {
       void refetch()
       return
     }
@@ -348,7 +344,7 @@ export function useTool<T extends ToolId>(tool: T, options: UseToolOptions = {})
     if (!last) return
     // The same intent keeps its key (the journal finds it); a failed job is tried afresh.
     run(last.input, error?.kind === 'job-failed' ? { ...last.opts, idempotencyKey: undefined } : last.opts)
-  }, [shown?.jobId, jobQuery.isError, refetch, error, run])
+  }, [current?.jobId, jobQuery.isError, refetch, error, run])
 
   const jobWaiting = useJobWaiting(runFingerprint, tool, current?.jobId)
   const waiting = waits.select(phase, jobQuery.fetchStatus === 'paused' ? OFFLINE : jobWaiting, mutation.isPaused)
@@ -363,7 +359,7 @@ export function useTool<T extends ToolId>(tool: T, options: UseToolOptions = {})
     uploadProgress,
     waiting,
     needsFile,
-    current: shown,
+    current,
     reset,
   } as UseToolResult<T>
 }
