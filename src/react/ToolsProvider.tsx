@@ -105,7 +105,8 @@ export function ToolsProvider(props: ToolsProviderProps) {
     return {
       client,
       fingerprint: print,
-      clientFor: (other) => (other === print ? client : given ? undefined : clients.get(`${other} ${pollInterval}`)),
+      // A given client is the only one: the map stays empty.
+      clientFor: (other) => (other === print ? client : clients.get(`${other} ${pollInterval}`)),
       journal,
       pollInterval,
       billingUrl,

@@ -1,5 +1,5 @@
 import { queryOptions, type Query, type QueryClient } from '@tanstack/react-query'
-import { isToolsError, type DeferredToolId, type Job, type ToolsError } from '../tools/index.js'
+import { isTerminal, isToolsError, type DeferredToolId, type Job, type ToolsError } from '../tools/index.js'
 import type { ToolsContextValue } from './context.js'
 import { queryKeys } from './keys.js'
 import { queryPresence, reportJobWaiting } from './useWaiting.js'
@@ -10,7 +10,7 @@ const RETRIES = 3
 /** Nothing more will change: a terminal job, or one the key cannot see. */
 function settled(query: { state: Pick<Query<Job, ToolsError>['state'], 'data' | 'error'> }): boolean {
   const { data, error } = query.state
-  return data?.phase === 'succeeded' || data?.phase === 'failed' || error?.kind === 'not-found'
+  return isTerminal(data?.phase) || error?.kind === 'not-found'
 }
 
 /**
