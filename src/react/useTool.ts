@@ -113,6 +113,7 @@ export function useTool<T extends ToolId>(tool: T, options: UseToolOptions = {})
   const controller = useRef<AbortController | null>(null)
   const lastRun = useRef<{ input: ToolInput<T>; opts: RunOptions } | null>(null)
   const waits = useRunWaiting()
+  // Whether anyone still watches a deferred run (set by the resume effect below).
   const mounted = useRef(false)
   // The run as last journaled, for writes made outside render (reset, answers after unmount).
   const journaled = useRef<Run | undefined>(undefined)
@@ -216,8 +217,8 @@ export function useTool<T extends ToolId>(tool: T, options: UseToolOptions = {})
       }
       const flow = (async () => {
         const answer = await mutateAsync(intent)
-        // Reset while the answer was on its way: the job may exist, but this run is over.
-        if (intent.signal.aborted) throw new ToolsError('aborted', 'The run was reset.', { tool })
+        // Reset (or aborted) while the answer was on its way: the job may exist, but this run is over.
+        if (intent.signal.aborted) throw abortError(tool, intent.signal.reason)
         if (!deferred) return answer as ToolResult<T>
         const { jobId } = answer as Run
         // Nobody watches any more: the journal keeps the job for the next mount, unpolled.
@@ -250,16 +251,10 @@ export function useTool<T extends ToolId>(tool: T, options: UseToolOptions = {})
     [launch],
   )
 
-  useEffect(() => {
-    mounted.current = true
-    return () => {
-      mounted.current = false
-    }
-  }, [])
-
-  // Resume: the newest run of this tool (and scope) nobody has seen the end of.
+  // While mounted, resume the newest run of this tool (and scope) nobody has seen the end of.
   useEffect(() => {
     if (!deferred) return
+    mounted.current = true
     let live = true
     void journal.list(fingerprint).then((runs) => {
       const found = runs.find((run) => run.tool === tool && run.scope === scope && !run.seen)
@@ -273,6 +268,7 @@ export function useTool<T extends ToolId>(tool: T, options: UseToolOptions = {})
     })
     return () => {
       live = false
+      mounted.current = false
     }
   }, [deferred, journal, fingerprint, tool, scope, launch])
 
