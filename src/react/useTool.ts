@@ -75,8 +75,6 @@ interface Intent {
   signal: AbortSignal
   client: ToolsClient
   fingerprint: string
-  /** A journaled run being sent again. */
-  resend?: Run
 }
 
 /** Kinds after which the service may have taken the call: the run's outcome is unknown. */
@@ -129,7 +127,7 @@ export function useTool<T extends ToolId>(tool: T, options: UseToolOptions = {})
 
   const mutation = useMutation<Run | Result, ToolsError, Intent>({
     mutationKey: queryKeys.run(fingerprint, tool),
-    mutationFn: async ({ input, idempotencyKey, signal, client, fingerprint, resend }) => {
+    mutationFn: async ({ input, idempotencyKey, signal, client, fingerprint }) => {
       let partial = false
       const onUploadProgress = (progress: UploadProgress) => {
         partial = progress.loaded < progress.total
@@ -141,18 +139,16 @@ export function useTool<T extends ToolId>(tool: T, options: UseToolOptions = {})
       // The journal first: if the page dies while the POST is out, the intent survives it.
       const parts = splitInput(input)
       const now = Date.now()
-      const earlier = resend
-        ? undefined
-        : (await journal.list(fingerprint)).find(
-            (run) =>
-              run.tool === tool &&
-              run.scope === scope &&
-              !isTerminal(run.phase) &&
-              (idempotencyKey === undefined || run.idempotencyKey === idempotencyKey) &&
-              same(run.input, parts.input) &&
-              same(run.file, parts.file),
-          )
-      let run = await save(resend ?? earlier ?? {
+      const earlier = (await journal.list(fingerprint)).find(
+        (run) =>
+          run.tool === tool &&
+          run.scope === scope &&
+          !isTerminal(run.phase) &&
+          (idempotencyKey === undefined || run.idempotencyKey === idempotencyKey) &&
+          same(run.input, parts.input) &&
+          same(run.file, parts.file),
+      )
+      let run = await save(earlier ?? {
         id: newIdempotencyKey(),
         tool,
         fingerprint,
@@ -201,8 +197,8 @@ export function useTool<T extends ToolId>(tool: T, options: UseToolOptions = {})
   const job = current?.jobId ? (jobQuery.data as Job<T> | undefined) : undefined
 
   const { mutateAsync, reset: resetMutation } = mutation
-  const launch = useCallback(
-    (input: ToolInput<T>, opts: RunOptions = {}, resend?: Run): Promise<ToolResult<T>> => {
+  const runAsync = useCallback(
+    (input: ToolInput<T>, opts: RunOptions = {}): Promise<ToolResult<T>> => {
       if (inflight.current) return inflight.current
       const abort = new AbortController()
       controller.current = abort
@@ -213,7 +209,6 @@ export function useTool<T extends ToolId>(tool: T, options: UseToolOptions = {})
         signal: opts.signal ? AbortSignal.any([opts.signal, abort.signal]) : abort.signal,
         client,
         fingerprint,
-        resend,
       }
       const flow = (async () => {
         const answer = await mutateAsync(intent)
@@ -242,13 +237,12 @@ export function useTool<T extends ToolId>(tool: T, options: UseToolOptions = {})
     [mutateAsync, deferred, queryClient, client, fingerprint, pollInterval, tool],
   )
 
-  const runAsync = useCallback((input: ToolInput<T>, opts?: RunOptions) => launch(input, opts), [launch])
   const run = useCallback(
     (input: ToolInput<T>, opts?: RunOptions) => {
       // The outcome is in the hook's state; the promise is only for runAsync callers.
-      launch(input, opts).catch(() => undefined)
+      runAsync(input, opts).catch(() => undefined)
     },
-    [launch],
+    [runAsync],
   )
 
   // While mounted, resume the newest run of this tool (and scope) nobody has seen the end of.
@@ -263,14 +257,15 @@ export function useTool<T extends ToolId>(tool: T, options: UseToolOptions = {})
       if (!live || !found || inflight.current || (shown && (shown.fingerprint === fingerprint || !isTerminal(shown.phase)))) return
       journaled.current = found
       setCurrent(found)
-      // A JSON run whose answer was never seen is sent again with its own key: a replay, not a new bill.
-      if (!found.jobId && !found.file) launch(found.input as ToolInput<T>, {}, found).catch(() => undefined)
+      // A JSON run whose answer was never seen is sent again with its own key (the journal finds
+      // it by that key): a replay, not a new bill.
+      if (!found.jobId && !found.file) run(found.input as ToolInput<T>, { idempotencyKey: found.idempotencyKey })
     })
     return () => {
       live = false
       mounted.current = false
     }
-  }, [deferred, journal, fingerprint, tool, scope, launch])
+  }, [deferred, journal, fingerprint, tool, scope, run])
 
   const reset = useCallback(() => {
     controller.current?.abort(new DOMException('The run was reset.', 'AbortError'))
