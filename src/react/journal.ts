@@ -59,7 +59,7 @@ function localStorageStore(storage: Storage): JournalStore {
     get: (key) => JSON.parse(storage.getItem(key) ?? 'null') as Run | null,
     set: (key, run) => storage.setItem(key, JSON.stringify(run)),
     remove: (key) => storage.removeItem(key),
-    keys: () => Array.from({ length: storage.length }, (_, index) => storage.key(index) ?? ''),
+    keys: () => Object.keys(storage),
   }
 }
 
