@@ -92,8 +92,6 @@ function splitInput(input: unknown): Pick<Run, 'input' | 'file'> {
   return { input: json, file: { name: (file as File).name ?? '', type: file.type, size: file.size } }
 }
 
-const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b)
-
 /**
  * One tool's whole flow: submit, then (deferred tools) follow the job to its end.
  * Phases: idle → submitting → succeeded | failed, with pending and running between for jobs.
@@ -138,6 +136,8 @@ export function useTool<T extends ToolId>(tool: T, options: UseToolOptions = {})
 
       // The journal first: if the page dies while the POST is out, the intent survives it.
       const parts = splitInput(input)
+      // An unfinished run of the same input and file is the same intent, sent again with its key.
+      const described = JSON.stringify([parts.input, parts.file])
       const now = Date.now()
       const earlier = (await journal.list(fingerprint)).find(
         (run) =>
@@ -145,8 +145,7 @@ export function useTool<T extends ToolId>(tool: T, options: UseToolOptions = {})
           run.scope === scope &&
           !isTerminal(run.phase) &&
           (idempotencyKey === undefined || run.idempotencyKey === idempotencyKey) &&
-          same(run.input, parts.input) &&
-          same(run.file, parts.file),
+          JSON.stringify([run.input, run.file]) === described,
       )
       let run = await save(earlier ?? {
         id: newIdempotencyKey(),
