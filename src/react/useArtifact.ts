@@ -27,7 +27,7 @@ export interface UseArtifactResult {
 }
 
 /** Types a browser shows as a passive document: the only ones whose `blob:` URL may be navigated to. */
-const PASSIVE = /^(image\/(png|jpeg|webp|gif|avif)|video\/[\w.+-]+|audio\/[\w.+-]+|application\/pdf|text\/plain|application\/json)$/
+const PASSIVE = /^(image\/(png|jpeg|webp|gif|avif)|(video|audio)\/[\w.+-]+|application\/(pdf|json)|text\/plain)$/
 
 export function artifactKind(type: string): ArtifactKind {
   const mime = mediaType(type)
