@@ -1,7 +1,7 @@
 import { queryOptions, type Query, type QueryClient } from '@tanstack/react-query'
 import { isTerminal, isToolsError, type DeferredToolId, type Job, type ToolsError } from '../tools/index.js'
 import type { ToolsContextValue } from './context.js'
-import { queryKeys } from './keys.js'
+import { queryKey } from './keys.js'
 import { queryPresence, reportJobWaiting } from './useWaiting.js'
 
 const TRANSIENT = new Set(['server', 'network', 'rate-limit'])
@@ -24,9 +24,9 @@ export function jobQueryOptions<T extends DeferredToolId>(
   jobId: string,
   pollInterval = context.pollInterval,
 ) {
-  const queryKey = queryKeys.job(context.fingerprint, tool, jobId)
-  return queryOptions<Job<T>, ToolsError, Job<T>, typeof queryKey>({
-    queryKey,
+  const key = queryKey(context.fingerprint, 'job', tool, jobId)
+  return queryOptions<Job<T>, ToolsError, Job<T>, typeof key>({
+    queryKey: key,
     queryFn: async ({ signal }) => {
       let last: Job<T> | undefined
       try {
@@ -37,7 +37,7 @@ export function jobQueryOptions<T extends DeferredToolId>(
           onWait: reportJobWaiting(queryClient, context.fingerprint, tool, jobId),
           onJob: (job) => {
             last = job as Job<T>
-            queryClient.setQueryData(queryKey, last)
+            queryClient.setQueryData(key, last)
           },
         })
       } catch (error) {

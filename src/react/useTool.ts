@@ -18,7 +18,7 @@ import { abortError, failedJobError, newIdempotencyKey, toToolsError } from '../
 import { useToolsContext } from './context.js'
 import type { Run } from './journal.js'
 import { jobQueryOptions } from './jobQuery.js'
-import { queryKeys } from './keys.js'
+import { queryKey } from './keys.js'
 import { OFFLINE, useJobWaiting, useRunWaiting } from './useWaiting.js'
 
 export type ToolPhase = 'idle' | 'submitting' | 'pending' | 'running' | 'succeeded' | 'failed'
@@ -124,7 +124,7 @@ export function useTool<T extends ToolId>(tool: T, options: UseToolOptions = {})
   )
 
   const mutation = useMutation<Run | Result, ToolsError, Intent>({
-    mutationKey: queryKeys.run(fingerprint, tool),
+    mutationKey: queryKey(fingerprint, 'run', tool),
     mutationFn: async ({ input, idempotencyKey, signal, client, fingerprint }) => {
       let partial = false
       const onUploadProgress = (progress: UploadProgress) => {
