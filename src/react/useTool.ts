@@ -19,7 +19,7 @@ import { useToolsContext } from './context.js'
 import type { Run } from './journal.js'
 import { jobQueryOptions } from './jobQuery.js'
 import { queryKey } from './keys.js'
-import { OFFLINE, useJobWaiting, useRunWaiting } from './useWaiting.js'
+import { OFFLINE, queryPresence, useJobWaiting } from './useWaiting.js'
 
 export type ToolPhase = 'idle' | 'submitting' | 'pending' | 'running' | 'succeeded' | 'failed'
 
@@ -108,7 +108,8 @@ export function useTool<T extends ToolId>(tool: T, options: UseToolOptions = {})
   const inflight = useRef<Promise<ToolResult<T>> | null>(null)
   const controller = useRef<AbortController | null>(null)
   const lastRun = useRef<{ input: ToolInput<T>; opts: RunOptions } | null>(null)
-  const waits = useRunWaiting()
+  // What the run's own call waits for, told by the client (`onWait`).
+  const [callWaiting, onWait] = useState<Waiting | null>(null)
   // Whether anyone still watches a deferred run (set by the resume effect below).
   const mounted = useRef(false)
   // The run as last journaled, for writes made outside render (reset, answers after unmount).
@@ -131,7 +132,7 @@ export function useTool<T extends ToolId>(tool: T, options: UseToolOptions = {})
         partial = progress.loaded < progress.total
         setUploadProgress(progress)
       }
-      const sending = { onUploadProgress, ...waits.options }
+      const sending = { onUploadProgress, onWait, presence: queryPresence }
       if (!deferred) return client.run(tool, input as never, { signal, idempotencyKey, ...sending })
 
       // The journal first: if the page dies while the POST is out, the intent survives it.
@@ -336,8 +337,16 @@ export function useTool<T extends ToolId>(tool: T, options: UseToolOptions = {})
     run(last.input, error?.kind === 'job-failed' ? { ...last.opts, idempotencyKey: undefined } : last.opts)
   }, [current?.jobId, jobQuery.isError, refetch, error, run])
 
-  const jobWaiting = useJobWaiting(runFingerprint, tool, current?.jobId)
-  const waiting = waits.select(phase, jobQuery.fetchStatus === 'paused' ? OFFLINE : jobWaiting, mutation.isPaused)
+  const jobWaiting = useJobWaiting(runFingerprint, tool, current?.jobId, jobQuery.fetchStatus === 'paused')
+  // The call's wait while submitting (TanStack holds the call offline), then the job's while it runs.
+  const waiting =
+    phase === 'submitting'
+      ? mutation.isPaused
+        ? OFFLINE
+        : callWaiting
+      : phase === 'pending' || phase === 'running'
+        ? jobWaiting
+        : null
   return {
     run,
     runAsync,

@@ -1,6 +1,5 @@
 import { focusManager, onlineManager, skipToken, useQuery, type QueryClient } from '@tanstack/react-query'
-import { useState } from 'react'
-import type { JobPhase, Presence, Waiting } from '../tools/index.js'
+import type { Presence, Waiting } from '../tools/index.js'
 import { queryKey } from './keys.js'
 
 /**
@@ -25,25 +24,19 @@ export function reportJobWaiting(queryClient: QueryClient, fingerprint: string, 
   return (waiting: Waiting | null) => queryClient.setQueryData(queryKey(fingerprint, 'waiting', tool, jobId), waiting)
 }
 
-/** What a job's poll is waiting for, or null. */
-export function useJobWaiting(fingerprint: string, tool: string, jobId: string | null | undefined): Waiting | null {
+/** TanStack holds queries and mutations while offline: their wait, one object so it never looks new. */
+export const OFFLINE: Waiting = Object.freeze({ reason: 'offline' })
+
+/** What a job's poll is waiting for, or null; `paused` is its query's `fetchStatus === 'paused'`. */
+export function useJobWaiting(
+  fingerprint: string,
+  tool: string,
+  jobId: string | null | undefined,
+  paused: boolean,
+): Waiting | null {
   const { data } = useQuery<Waiting | null>({
     queryKey: queryKey(fingerprint, 'waiting', tool, jobId ?? ''),
     queryFn: skipToken,
   })
-  return (jobId && data) || null
-}
-
-/** TanStack holds queries and mutations while offline: their wait, one object so it never looks new. */
-export const OFFLINE: Waiting = Object.freeze({ reason: 'offline' })
-
-/** A run's own wait while its call is sent (`options` go in the call's), then its job's. */
-export function useRunWaiting() {
-  const [sending, onWait] = useState<Waiting | null>(null)
-  return {
-    options: { onWait, presence: queryPresence },
-    /** The wait that matters in `phase`: the call's while submitting (or held offline), the job's while it runs. */
-    select: (phase: 'idle' | 'submitting' | JobPhase, job: Waiting | null, paused: boolean) =>
-      paused ? OFFLINE : phase === 'submitting' ? sending : phase === 'pending' || phase === 'running' ? job : null,
-  }
+  return paused ? OFFLINE : (jobId && data) || null
 }
