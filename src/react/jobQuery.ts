@@ -1,4 +1,4 @@
-import { queryOptions, type Query, type QueryClient } from '@tanstack/react-query'
+import { queryOptions, type QueryClient } from '@tanstack/react-query'
 import { isTerminal, isToolsError, type DeferredToolId, type Job, type ToolsError } from '../tools/index.js'
 import type { ToolsContextValue } from './context.js'
 import { queryKey } from './keys.js'
@@ -6,12 +6,6 @@ import { queryPresence, reportJobWaiting } from './useWaiting.js'
 
 const TRANSIENT = new Set(['server', 'network', 'rate-limit'])
 const RETRIES = 3
-
-/** Nothing more will change: a terminal job, or one the key cannot see. */
-function settled(query: { state: Pick<Query<Job, ToolsError>['state'], 'data' | 'error'> }): boolean {
-  const { data, error } = query.state
-  return isTerminal(data?.phase) || error?.kind === 'not-found'
-}
 
 /**
  * One query per job and key. Its function is the whole poll, pushing each read into the cache,
@@ -46,7 +40,8 @@ export function jobQueryOptions<T extends DeferredToolId>(
         throw error
       }
     },
-    staleTime: (query) => (settled(query) ? Infinity : 0),
+    // Nothing more will change: a terminal job, or one the key cannot see.
+    staleTime: ({ state }) => (isTerminal(state.data?.phase) || state.error?.kind === 'not-found' ? Infinity : 0),
     // The client already retried each read; these resume the poll after a longer outage.
     retry: (count, error) => count < RETRIES && isToolsError(error) && TRANSIENT.has(error.kind),
     retryDelay: (_count, error) => error.retryAfter ?? pollInterval,
