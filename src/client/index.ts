@@ -11,7 +11,7 @@ export type {
   UploadProgress,
   Waiting,
 } from './definition.js'
-export { isToolsError, jobFailedError, ToolsError, VALIDATION_MESSAGES } from './errors.js'
+export { abortError, isToolsError, jobFailedError, toToolsError, ToolsError, VALIDATION_MESSAGES } from './errors.js'
 export type { ToolsErrorKind, ValidationCode, ValidationIssue } from './errors.js'
 export { defaultInterpretation, failedJobError } from './interpret.js'
 export type { Interpretation } from './interpret.js'

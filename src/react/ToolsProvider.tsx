@@ -60,13 +60,14 @@ export function ToolsProvider(props: ToolsProviderProps) {
   // its identity, so an inline `apiKey={() => key}` keeps one cache, and a function that starts
   // returning another account's key gets another cache at once. An async one is awaited.
   const answer = typeof apiKey === 'function' ? tryKey(apiKey) : apiKey
+  const awaited = typeof answer === 'object'
   const [returned, setReturned] = useState<string>()
   const latest = useRef(apiKey)
   useInsertionEffect(() => {
     latest.current = apiKey
   })
   useEffect(() => {
-    if (typeof answer !== 'object') return
+    if (!awaited) return
     let live = true
     answer.then(
       (key) => live && setReturned(key),
@@ -75,11 +76,11 @@ export function ToolsProvider(props: ToolsProviderProps) {
     return () => {
       live = false
     }
-  }, [answer])
+  }, [answer, awaited])
 
-  const key = typeof answer === 'object' ? returned : answer
+  const key = awaited ? returned : answer
   // A key function not yet answered has a fingerprint of its own, matching no journaled run.
-  const print = given ? clientIdentity(given) : fingerprint(baseUrl!, key) + (key === undefined && typeof answer === 'object' ? '?' : '')
+  const print = given ? clientIdentity(given) : fingerprint(baseUrl!, key) + (awaited && key === undefined ? '?' : '')
 
   // One client per key: a job keeps being read with the key that created it.
   const [clients] = useState(() => new Map<string, ToolsClient>())
@@ -105,7 +106,8 @@ export function ToolsProvider(props: ToolsProviderProps) {
     return {
       client,
       fingerprint: print,
-      clientFor: (other) => (other === print ? client : given ? undefined : clients.get(`${other} ${pollInterval}`)),
+      // A given client is the only one: the map stays empty.
+      clientFor: (other) => (other === print ? client : clients.get(`${other} ${pollInterval}`)),
       journal,
       pollInterval,
       billingUrl,

@@ -24,10 +24,6 @@ export const ToolsContext = createContext<ToolsContextValue | null>(null)
 /** The provider's client, messages and settings; throws outside `<ToolsProvider>`. */
 export function useToolsContext(): ToolsContextValue {
   const value = useContext(ToolsContext)
-  if (!value) {
-    throw new Error(
-      'Tools hooks and components must be used inside <ToolsProvider>: wrap your app (or this part of it) in <ToolsProvider baseUrl="…/v1" apiKey={…}>.',
-    )
-  }
+  if (!value) throw new Error('Tools hooks and components need a <ToolsProvider> around them: wrap your app in one.')
   return value
 }

@@ -1,3 +1,5 @@
+import { hashText } from '../tools/internal.js'
+
 const ids = new WeakMap<object, number>()
 let nextId = 0
 
@@ -8,21 +10,12 @@ export function clientIdentity(value: object): string {
   return `#${id}`
 }
 
-/** FNV-1a: enough to tell keys apart in a cache, useless for recovering one. */
-function hash(text: string): string {
-  let h = 0x811c9dc5
-  for (let i = 0; i < text.length; i++) {
-    h ^= text.charCodeAt(i)
-    h = Math.imul(h, 0x01000193)
-  }
-  return (h >>> 0).toString(36)
-}
-
 /**
  * Stands for "this key at this base URL" in query keys and the journal, so one key's jobs and
  * files are never served to another while the key itself stays out of caches and storage.
- * Made from the key's value (a key function is called first), never from a function's identity.
+ * Made from the key's value (a key function is called first), never from a function's identity;
+ * its hash (FNV-1a) tells keys apart and is useless for recovering one.
  */
 export function fingerprint(baseUrl: string, key: string | undefined): string {
-  return `${hash(baseUrl)}.${key ? hash(key) : 'none'}`
+  return `${hashText(baseUrl)}.${key ? hashText(key) : 'none'}`
 }

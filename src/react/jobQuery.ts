@@ -1,17 +1,11 @@
-import { queryOptions, type Query, type QueryClient } from '@tanstack/react-query'
-import { isToolsError, type DeferredToolId, type Job, type ToolsError } from '../tools/index.js'
+import { queryOptions, type QueryClient } from '@tanstack/react-query'
+import { isTerminal, isToolsError, type DeferredToolId, type Job, type ToolsError } from '../tools/index.js'
 import type { ToolsContextValue } from './context.js'
-import { queryKeys } from './keys.js'
+import { queryKey } from './keys.js'
 import { queryPresence, reportJobWaiting } from './useWaiting.js'
 
 const TRANSIENT = new Set(['server', 'network', 'rate-limit'])
 const RETRIES = 3
-
-/** Nothing more will change: a terminal job, or one the key cannot see. */
-function settled(query: { state: Pick<Query<Job, ToolsError>['state'], 'data' | 'error'> }): boolean {
-  const { data, error } = query.state
-  return data?.phase === 'succeeded' || data?.phase === 'failed' || error?.kind === 'not-found'
-}
 
 /**
  * One query per job and key. Its function is the whole poll, pushing each read into the cache,
@@ -24,9 +18,9 @@ export function jobQueryOptions<T extends DeferredToolId>(
   jobId: string,
   pollInterval = context.pollInterval,
 ) {
-  const queryKey = queryKeys.job(context.fingerprint, tool, jobId)
-  return queryOptions<Job<T>, ToolsError, Job<T>, typeof queryKey>({
-    queryKey,
+  const key = queryKey(context.fingerprint, 'job', tool, jobId)
+  return queryOptions<Job<T>, ToolsError, Job<T>, typeof key>({
+    queryKey: key,
     queryFn: async ({ signal }) => {
       let last: Job<T> | undefined
       try {
@@ -37,7 +31,7 @@ export function jobQueryOptions<T extends DeferredToolId>(
           onWait: reportJobWaiting(queryClient, context.fingerprint, tool, jobId),
           onJob: (job) => {
             last = job as Job<T>
-            queryClient.setQueryData(queryKey, last)
+            queryClient.setQueryData(key, last)
           },
         })
       } catch (error) {
@@ -46,7 +40,8 @@ export function jobQueryOptions<T extends DeferredToolId>(
         throw error
       }
     },
-    staleTime: (query) => (settled(query) ? Infinity : 0),
+    // Nothing more will change: a terminal job, or one the key cannot see.
+    staleTime: ({ state }) => (isTerminal(state.data?.phase) || state.error?.kind === 'not-found' ? Infinity : 0),
     // The client already retried each read; these resume the poll after a longer outage.
     retry: (count, error) => count < RETRIES && isToolsError(error) && TRANSIENT.has(error.kind),
     retryDelay: (_count, error) => error.retryAfter ?? pollInterval,

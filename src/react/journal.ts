@@ -1,4 +1,4 @@
-import { isTerminal, type JobPhase, type ToolId } from '../tools/index.js'
+import type { JobPhase, ToolId } from '../tools/index.js'
 import { QUERY_NAMESPACE } from './keys.js'
 
 /** Where a run stands: its POST not yet answered (`submitting`), or its job's phase. */
@@ -43,8 +43,6 @@ const PREFIX = `${QUERY_NAMESPACE}:run:`
 /** Seen runs kept per key for `useRuns`; older ones are pruned. */
 const KEEP = 20
 
-export const isFinished = (run: Pick<Run, 'phase'>) => isTerminal(run.phase)
-
 /** Runs kept in this page's memory: they survive unmounts, not reloads. */
 export function memoryJournal(): JournalStore {
   const runs = new Map<string, Run>()
@@ -61,7 +59,7 @@ function localStorageStore(storage: Storage): JournalStore {
     get: (key) => JSON.parse(storage.getItem(key) ?? 'null') as Run | null,
     set: (key, run) => storage.setItem(key, JSON.stringify(run)),
     remove: (key) => storage.removeItem(key),
-    keys: () => Array.from({ length: storage.length }, (_, index) => storage.key(index) ?? ''),
+    keys: () => Object.keys(storage),
   }
 }
 

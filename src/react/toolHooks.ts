@@ -1,4 +1,4 @@
-import { TOOLS, type ToolId } from '../tools/index.js'
+import type { ToolId } from '../tools/index.js'
 import { useTool, type UseToolOptions, type UseToolResult } from './useTool.js'
 
 type Pascal<Id extends string> = Id extends `${infer Head}/${infer Tail}`
@@ -15,18 +15,62 @@ export function toolHookName<T extends ToolId>(tool: T): ToolHookName<T> {
     .join('')}` as ToolHookName<T>
 }
 
-function createToolHook<T extends ToolId>(tool: T) {
-  return function useNamedTool(options?: UseToolOptions): UseToolResult<T> {
-    return useTool(tool, options)
-  }
+// One hook per catalogue row, named after its id. Declared one by one, so a bundle keeps only
+// the hooks an app imports.
+export function useValuationExpress(options?: UseToolOptions) {
+  return useTool('valuation/express', options)
 }
 
-/** One hook per catalogue row, named after its id. */
-export const toolHooks = Object.fromEntries(TOOLS.map((tool) => [toolHookName(tool.id), createToolHook(tool.id)])) as {
-  [T in ToolId as ToolHookName<T>]: (options?: UseToolOptions) => UseToolResult<T>
+export function useValuationReport(options?: UseToolOptions) {
+  return useTool('valuation/report', options)
 }
 
-export const {
+export function useValuationRent(options?: UseToolOptions) {
+  return useTool('valuation/rent', options)
+}
+
+export function useValuationReview(options?: UseToolOptions) {
+  return useTool('valuation/review', options)
+}
+
+export function useContentGenerate(options?: UseToolOptions) {
+  return useTool('content/generate', options)
+}
+
+export function useTextGenerate(options?: UseToolOptions) {
+  return useTool('text/generate', options)
+}
+
+export function useAvatarVideo(options?: UseToolOptions) {
+  return useTool('avatar/video', options)
+}
+
+export function useVideoCreate(options?: UseToolOptions) {
+  return useTool('video/create', options)
+}
+
+export function usePhotoEnhance(options?: UseToolOptions) {
+  return useTool('photo/enhance', options)
+}
+
+export function useFloorplanCreate(options?: UseToolOptions) {
+  return useTool('floorplan/create', options)
+}
+
+export function useDraftExtract(options?: UseToolOptions) {
+  return useTool('draft/extract', options)
+}
+
+export function useSiteCreate(options?: UseToolOptions) {
+  return useTool('site/create', options)
+}
+
+export function usePdfCreate(options?: UseToolOptions) {
+  return useTool('pdf/create', options)
+}
+
+/** The thirteen hooks by name; the type checks that every catalogue row has its hook. */
+export const toolHooks = {
   useValuationExpress,
   useValuationReport,
   useValuationRent,
@@ -40,4 +84,4 @@ export const {
   useDraftExtract,
   useSiteCreate,
   usePdfCreate,
-} = toolHooks
+} satisfies { [T in ToolId as ToolHookName<T>]: (options?: UseToolOptions) => UseToolResult<T> }

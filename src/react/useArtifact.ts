@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query'
 import { useEffect, useMemo, useState } from 'react'
 import { mediaType, type ArtifactFile, type ToolsError } from '../tools/index.js'
 import { useToolsContext } from './context.js'
-import { queryKeys } from './keys.js'
+import { queryKey } from './keys.js'
 
 export type ArtifactKind = 'image' | 'video' | 'pdf' | 'html' | 'file'
 
@@ -27,7 +27,7 @@ export interface UseArtifactResult {
 }
 
 /** Types a browser shows as a passive document: the only ones whose `blob:` URL may be navigated to. */
-const PASSIVE = /^(image\/(png|jpeg|webp|gif|avif)|video\/[\w.+-]+|audio\/[\w.+-]+|application\/pdf|text\/plain|application\/json)$/
+const PASSIVE = /^(image\/(png|jpeg|webp|gif|avif)|(video|audio)\/[\w.+-]+|application\/(pdf|json)|text\/plain)$/
 
 export function artifactKind(type: string): ArtifactKind {
   const mime = mediaType(type)
@@ -43,7 +43,7 @@ export function artifactKind(type: string): ArtifactKind {
 export function useArtifact(url: string | null | undefined): UseArtifactResult {
   const { client, fingerprint } = useToolsContext()
   const query = useQuery<ArtifactFile, ToolsError>({
-    queryKey: queryKeys.artifact(fingerprint, url ?? ''),
+    queryKey: queryKey(fingerprint, 'artifact', url ?? ''),
     queryFn: ({ signal }) => client.artifactFile(url!, { signal }),
     enabled: Boolean(url),
     staleTime: Infinity,

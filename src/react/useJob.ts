@@ -3,7 +3,7 @@ import { useQuery, useQueryClient, type UseQueryResult } from '@tanstack/react-q
 import type { DeferredToolId, Job, ToolsError, Waiting } from '../tools/index.js'
 import { useToolsContext } from './context.js'
 import { jobQueryOptions } from './jobQuery.js'
-import { OFFLINE, useJobWaiting } from './useWaiting.js'
+import { useJobWaiting } from './useWaiting.js'
 
 export interface UseJobOptions {
   /** Milliseconds between polls; default the provider's. */
@@ -33,8 +33,7 @@ export function useJob<T extends DeferredToolId>(
     ...jobQueryOptions(context, queryClient, tool, jobId ?? '', options.pollInterval),
     enabled: options.enabled !== false && Boolean(jobId),
   })
-  const told = useJobWaiting(context.fingerprint, tool, jobId)
-  const waiting = query.fetchStatus === 'paused' ? OFFLINE : told
+  const waiting = useJobWaiting(context.fingerprint, tool, jobId, query.fetchStatus === 'paused')
   // A wrapper, not a copy: TanStack re-renders only for the fields a component reads.
   return new Proxy(query, {
     get: (target, key) => (key === 'waiting' ? waiting : Reflect.get(target, key)),

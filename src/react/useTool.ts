@@ -2,7 +2,7 @@ import { isCancelledError, useMutation, useQuery, useQueryClient } from '@tansta
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
 import {
   getTool,
-  isToolsError,
+  isTerminal,
   ToolsError,
   type DeferredToolId,
   type Job,
@@ -14,12 +14,12 @@ import {
   type UploadProgress,
   type Waiting,
 } from '../tools/index.js'
-import { failedJobError, newIdempotencyKey } from '../tools/internal.js'
+import { abortError, failedJobError, newIdempotencyKey, toToolsError } from '../tools/internal.js'
 import { useToolsContext } from './context.js'
-import { isFinished, type Run } from './journal.js'
+import type { Run } from './journal.js'
 import { jobQueryOptions } from './jobQuery.js'
-import { queryKeys } from './keys.js'
-import { OFFLINE, useJobWaiting, useRunWaiting } from './useWaiting.js'
+import { queryKey } from './keys.js'
+import { OFFLINE, queryPresence, useJobWaiting } from './useWaiting.js'
 
 export type ToolPhase = 'idle' | 'submitting' | 'pending' | 'running' | 'succeeded' | 'failed'
 
@@ -75,25 +75,14 @@ interface Intent {
   signal: AbortSignal
   client: ToolsClient
   fingerprint: string
-  /** A journaled run being sent again. */
-  resend?: Run
 }
 
 /** Kinds after which the service may have taken the call: the run's outcome is unknown. */
 const UNKNOWN_OUTCOME = new Set(['network', 'server', 'aborted'])
 
-function anySignal(signals: AbortSignal[]): AbortSignal {
-  if (typeof AbortSignal.any === 'function') return AbortSignal.any(signals)
-  const controller = new AbortController()
-  for (const signal of signals) signal.addEventListener('abort', () => controller.abort(signal.reason), { once: true })
-  return controller.signal
-}
-
-function asToolsError(error: unknown, tool: string): ToolsError {
-  if (isToolsError(error)) return error
-  if (isCancelledError(error)) return new ToolsError('aborted', 'The call was cancelled.', { tool, cause: error })
-  return new ToolsError('unexpected', error instanceof Error ? error.message : String(error), { tool, cause: error })
-}
+/** The client's errors as they are; TanStack's cancellation is an abort. */
+const asToolsError = (error: unknown, tool: string) =>
+  isCancelledError(error) ? abortError(tool, error) : toToolsError(error, tool)
 
 /** The JSON part of an input and its file, described (the bytes are never journaled). */
 function splitInput(input: unknown): Pick<Run, 'input' | 'file'> {
@@ -102,8 +91,6 @@ function splitInput(input: unknown): Pick<Run, 'input' | 'file'> {
   if (!(file instanceof Blob)) return { input: json }
   return { input: json, file: { name: (file as File).name ?? '', type: file.type, size: file.size } }
 }
-
-const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b)
 
 /**
  * One tool's whole flow: submit, then (deferred tools) follow the job to its end.
@@ -121,7 +108,9 @@ export function useTool<T extends ToolId>(tool: T, options: UseToolOptions = {})
   const inflight = useRef<Promise<ToolResult<T>> | null>(null)
   const controller = useRef<AbortController | null>(null)
   const lastRun = useRef<{ input: ToolInput<T>; opts: RunOptions } | null>(null)
-  const waits = useRunWaiting()
+  // What the run's own call waits for, told by the client (`onWait`).
+  const [callWaiting, onWait] = useState<Waiting | null>(null)
+  // Whether anyone still watches a deferred run (set by the resume effect below).
   const mounted = useRef(false)
   // The run as last journaled, for writes made outside render (reset, answers after unmount).
   const journaled = useRef<Run | undefined>(undefined)
@@ -136,31 +125,30 @@ export function useTool<T extends ToolId>(tool: T, options: UseToolOptions = {})
   )
 
   const mutation = useMutation<Run | Result, ToolsError, Intent>({
-    mutationKey: queryKeys.run(fingerprint, tool),
-    mutationFn: async ({ input, idempotencyKey, signal, client, fingerprint, resend }) => {
+    mutationKey: queryKey(fingerprint, 'run', tool),
+    mutationFn: async ({ input, idempotencyKey, signal, client, fingerprint }) => {
       let partial = false
       const onUploadProgress = (progress: UploadProgress) => {
         partial = progress.loaded < progress.total
         setUploadProgress(progress)
       }
-      const sending = { onUploadProgress, ...waits.options }
+      const sending = { onUploadProgress, onWait, presence: queryPresence }
       if (!deferred) return client.run(tool, input as never, { signal, idempotencyKey, ...sending })
 
       // The journal first: if the page dies while the POST is out, the intent survives it.
       const parts = splitInput(input)
+      // An unfinished run of the same input and file is the same intent, sent again with its key.
+      const described = JSON.stringify([parts.input, parts.file])
       const now = Date.now()
-      const earlier = resend
-        ? undefined
-        : (await journal.list(fingerprint)).find(
-            (run) =>
-              run.tool === tool &&
-              run.scope === scope &&
-              !isFinished(run) &&
-              (idempotencyKey === undefined || run.idempotencyKey === idempotencyKey) &&
-              same(run.input, parts.input) &&
-              same(run.file, parts.file),
-          )
-      let run = await save(resend ?? earlier ?? {
+      const earlier = (await journal.list(fingerprint)).find(
+        (run) =>
+          run.tool === tool &&
+          run.scope === scope &&
+          !isTerminal(run.phase) &&
+          (idempotencyKey === undefined || run.idempotencyKey === idempotencyKey) &&
+          JSON.stringify([run.input, run.file]) === described,
+      )
+      let run = await save(earlier ?? {
         id: newIdempotencyKey(),
         tool,
         fingerprint,
@@ -209,8 +197,8 @@ export function useTool<T extends ToolId>(tool: T, options: UseToolOptions = {})
   const job = current?.jobId ? (jobQuery.data as Job<T> | undefined) : undefined
 
   const { mutateAsync, reset: resetMutation } = mutation
-  const launch = useCallback(
-    (input: ToolInput<T>, opts: RunOptions = {}, resend?: Run): Promise<ToolResult<T>> => {
+  const runAsync = useCallback(
+    (input: ToolInput<T>, opts: RunOptions = {}): Promise<ToolResult<T>> => {
       if (inflight.current) return inflight.current
       const abort = new AbortController()
       controller.current = abort
@@ -218,15 +206,14 @@ export function useTool<T extends ToolId>(tool: T, options: UseToolOptions = {})
       const intent: Intent = {
         input,
         idempotencyKey: opts.idempotencyKey,
-        signal: opts.signal ? anySignal([opts.signal, abort.signal]) : abort.signal,
+        signal: opts.signal ? AbortSignal.any([opts.signal, abort.signal]) : abort.signal,
         client,
         fingerprint,
-        resend,
       }
       const flow = (async () => {
         const answer = await mutateAsync(intent)
-        // Reset while the answer was on its way: the job may exist, but this run is over.
-        if (intent.signal.aborted) throw new ToolsError('aborted', 'The run was reset.', { tool })
+        // Reset (or aborted) while the answer was on its way: the job may exist, but this run is over.
+        if (intent.signal.aborted) throw abortError(tool, intent.signal.reason)
         if (!deferred) return answer as ToolResult<T>
         const { jobId } = answer as Run
         // Nobody watches any more: the journal keeps the job for the next mount, unpolled.
@@ -250,40 +237,35 @@ export function useTool<T extends ToolId>(tool: T, options: UseToolOptions = {})
     [mutateAsync, deferred, queryClient, client, fingerprint, pollInterval, tool],
   )
 
-  const runAsync = useCallback((input: ToolInput<T>, opts?: RunOptions) => launch(input, opts), [launch])
   const run = useCallback(
     (input: ToolInput<T>, opts?: RunOptions) => {
       // The outcome is in the hook's state; the promise is only for runAsync callers.
-      launch(input, opts).catch(() => undefined)
+      runAsync(input, opts).catch(() => undefined)
     },
-    [launch],
+    [runAsync],
   )
 
-  useEffect(() => {
-    mounted.current = true
-    return () => {
-      mounted.current = false
-    }
-  }, [])
-
-  // Resume: the newest run of this tool (and scope) nobody has seen the end of.
+  // While mounted, resume the newest run of this tool (and scope) nobody has seen the end of.
   useEffect(() => {
     if (!deferred) return
+    mounted.current = true
     let live = true
     void journal.list(fingerprint).then((runs) => {
       const found = runs.find((run) => run.tool === tool && run.scope === scope && !run.seen)
       // Never in place of a run already shown: this key's, or another key's still unfinished.
       const shown = journaled.current
-      if (!live || !found || inflight.current || (shown && (shown.fingerprint === fingerprint || !isFinished(shown)))) return
+      if (!live || !found || inflight.current || (shown && (shown.fingerprint === fingerprint || !isTerminal(shown.phase)))) return
       journaled.current = found
       setCurrent(found)
-      // A JSON run whose answer was never seen is sent again with its own key: a replay, not a new bill.
-      if (!found.jobId && !found.file) launch(found.input as ToolInput<T>, {}, found).catch(() => undefined)
+      // A JSON run whose answer was never seen is sent again with its own key (the journal finds
+      // it by that key): a replay, not a new bill.
+      if (!found.jobId && !found.file) run(found.input as ToolInput<T>, { idempotencyKey: found.idempotencyKey })
     })
     return () => {
       live = false
+      mounted.current = false
     }
-  }, [deferred, journal, fingerprint, tool, scope, launch])
+  }, [deferred, journal, fingerprint, tool, scope, run])
 
   const reset = useCallback(() => {
     controller.current?.abort(new DOMException('The run was reset.', 'AbortError'))
@@ -303,12 +285,10 @@ export function useTool<T extends ToolId>(tool: T, options: UseToolOptions = {})
   const [viewedFingerprint, setViewedFingerprint] = useState(fingerprint)
   if (viewedFingerprint !== fingerprint) {
     setViewedFingerprint(fingerprint)
-    const phaseNow = (current?.jobId && jobQuery.data?.phase) || current?.phase
-    if (phaseNow && isFinished({ phase: phaseNow })) setCurrent(undefined)
+    if (isTerminal(job?.phase ?? current?.phase)) setCurrent(undefined)
   }
-  const mutationFingerprint = mutation.variables?.fingerprint
-  const ownMutation = mutationFingerprint === undefined || mutationFingerprint === fingerprint || mutation.isPending
-  const shown = current
+  // A sync run's answer or a refusal shows under the key that sent it, not the next one.
+  const ownMutation = mutation.variables?.fingerprint === fingerprint
 
   const failedJob = job?.phase === 'failed' ? job : undefined
   const jobError = useMemo(() => (failedJob ? failedJobError(failedJob, client.interpret) : null), [failedJob, client])
@@ -323,34 +303,31 @@ export function useTool<T extends ToolId>(tool: T, options: UseToolOptions = {})
   } else if (!deferred) {
     phase = mutation.isSuccess && ownMutation ? 'succeeded' : 'idle'
     if (phase === 'succeeded') result = mutation.data as ToolResult<T>
-  } else if (!shown?.jobId) phase = 'idle'
+  } else if (!current?.jobId) phase = 'idle'
   else if (jobQuery.isError) {
     phase = 'failed'
     error = jobQuery.error
   } else {
-    phase = job?.phase ?? (shown.phase === 'running' ? 'running' : 'pending')
+    phase = job?.phase ?? (current.phase === 'running' ? 'running' : 'pending')
     if (phase === 'succeeded') result = job as ToolResult<T>
     error = jobError
   }
-  const needsFile = phase === 'idle' && Boolean(shown?.file && !shown.jobId)
+  const needsFile = phase === 'idle' && Boolean(current?.file && !current.jobId)
 
   // Every answer is journaled; a finished run shown here counts as seen.
-  const terminal = job && isFinished(job)
-  const lost = jobQuery.error?.kind === 'not-found'
+  const journalPhase = jobQuery.error?.kind === 'not-found' ? 'failed' : job?.phase
   useEffect(() => {
     const run = journaled.current
-    if (!run?.jobId || run.jobId !== current?.jobId) return
-    const next = lost ? 'failed' : job?.phase
-    if (next && (next !== run.phase || (isFinished({ phase: next }) && !run.seen))) {
-      void save(run, { phase: next, seen: Boolean(terminal || lost) })
-    }
-  }, [current?.jobId, job?.phase, terminal, lost, save])
+    if (!journalPhase || !run?.jobId || run.jobId !== current?.jobId) return
+    const seen = isTerminal(journalPhase)
+    if (journalPhase !== run.phase || (seen && !run.seen)) void save(run, { phase: journalPhase, seen })
+  }, [current?.jobId, journalPhase, save])
 
   const { refetch } = jobQuery
   const retry = useCallback(() => {
     if (inflight.current) return
     // The job exists and only reading it failed: read again rather than create another.
-    if (shown?.jobId && jobQuery.isError) {
+    if (current?.jobId && jobQuery.isError) {
       void refetch()
       return
     }
@@ -358,10 +335,18 @@ export function useTool<T extends ToolId>(tool: T, options: UseToolOptions = {})
     if (!last) return
     // The same intent keeps its key (the journal finds it); a failed job is tried afresh.
     run(last.input, error?.kind === 'job-failed' ? { ...last.opts, idempotencyKey: undefined } : last.opts)
-  }, [shown?.jobId, jobQuery.isError, refetch, error, run])
+  }, [current?.jobId, jobQuery.isError, refetch, error, run])
 
-  const jobWaiting = useJobWaiting(runFingerprint, tool, current?.jobId)
-  const waiting = waits.select(phase, jobQuery.fetchStatus === 'paused' ? OFFLINE : jobWaiting, mutation.isPaused)
+  const jobWaiting = useJobWaiting(runFingerprint, tool, current?.jobId, jobQuery.fetchStatus === 'paused')
+  // The call's wait while submitting (TanStack holds the call offline), then the job's while it runs.
+  const waiting =
+    phase === 'submitting'
+      ? mutation.isPaused
+        ? OFFLINE
+        : callWaiting
+      : phase === 'pending' || phase === 'running'
+        ? jobWaiting
+        : null
   return {
     run,
     runAsync,
@@ -373,7 +358,7 @@ export function useTool<T extends ToolId>(tool: T, options: UseToolOptions = {})
     uploadProgress,
     waiting,
     needsFile,
-    current: shown,
+    current,
     reset,
   } as UseToolResult<T>
 }

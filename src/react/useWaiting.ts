@@ -1,7 +1,6 @@
 import { focusManager, onlineManager, skipToken, useQuery, type QueryClient } from '@tanstack/react-query'
-import { useState } from 'react'
-import type { JobPhase, Presence, Waiting } from '../tools/index.js'
-import { QUERY_NAMESPACE } from './keys.js'
+import type { Presence, Waiting } from '../tools/index.js'
+import { queryKey } from './keys.js'
 
 /**
  * TanStack's focus and online managers as the client's presence: an app that configures them
@@ -20,31 +19,24 @@ export const queryPresence: Presence = {
   },
 }
 
-/** Where a job's shared poll keeps its wait, beside (not inside) the job's own query. */
-const waitingKey = (fingerprint: string, tool: string, jobId: string) =>
-  [QUERY_NAMESPACE, fingerprint, 'waiting', tool, jobId] as const
-
-/** The `onWait` of a job's poll: every observer of the job sees the wait. */
+/** The `onWait` of a job's poll: every observer of the job sees the wait, kept beside (not inside) its query. */
 export function reportJobWaiting(queryClient: QueryClient, fingerprint: string, tool: string, jobId: string) {
-  return (waiting: Waiting | null) => queryClient.setQueryData(waitingKey(fingerprint, tool, jobId), waiting)
-}
-
-/** What a job's poll is waiting for, or null. */
-export function useJobWaiting(fingerprint: string, tool: string, jobId: string | null | undefined): Waiting | null {
-  const { data } = useQuery<Waiting | null>({ queryKey: waitingKey(fingerprint, tool, jobId ?? ''), queryFn: skipToken })
-  return (jobId && data) || null
+  return (waiting: Waiting | null) => queryClient.setQueryData(queryKey(fingerprint, 'waiting', tool, jobId), waiting)
 }
 
 /** TanStack holds queries and mutations while offline: their wait, one object so it never looks new. */
 export const OFFLINE: Waiting = Object.freeze({ reason: 'offline' })
 
-/** A run's own wait while its call is sent (`options` go in the call's), then its job's. */
-export function useRunWaiting() {
-  const [sending, onWait] = useState<Waiting | null>(null)
-  return {
-    options: { onWait, presence: queryPresence },
-    /** The wait that matters in `phase`: the call's while submitting (or held offline), the job's while it runs. */
-    select: (phase: 'idle' | 'submitting' | JobPhase, job: Waiting | null, paused: boolean) =>
-      paused ? OFFLINE : phase === 'submitting' ? sending : phase === 'pending' || phase === 'running' ? job : null,
-  }
+/** What a job's poll is waiting for, or null; `paused` is its query's `fetchStatus === 'paused'`. */
+export function useJobWaiting(
+  fingerprint: string,
+  tool: string,
+  jobId: string | null | undefined,
+  paused: boolean,
+): Waiting | null {
+  const { data } = useQuery<Waiting | null>({
+    queryKey: queryKey(fingerprint, 'waiting', tool, jobId ?? ''),
+    queryFn: skipToken,
+  })
+  return paused ? OFFLINE : (jobId && data) || null
 }

@@ -1,2 +1,9 @@
 // What the React layer needs of the client that is not public API.
-export { DEFAULT_POLL_INTERVAL, failedJobError, hashText, newIdempotencyKey } from '../client/index.js'
+export {
+  abortError,
+  DEFAULT_POLL_INTERVAL,
+  failedJobError,
+  hashText,
+  newIdempotencyKey,
+  toToolsError,
+} from '../client/index.js'
