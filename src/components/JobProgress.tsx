@@ -80,8 +80,8 @@ const WITH_BAR: ReadonlySet<JobProgressState> = new Set(['checking', 'pending', 
  */
 export function JobProgress(props: JobProgressProps) {
   // Another job is another run: its clock, its announcements and what it was seen doing start afresh.
-  const id = props.job ? `${props.job.tool}/${props.job.jobId}` : `${props.tool}/${props.jobId}`
-  return <JobProgressView key={id} {...props} />
+  const { tool, jobId } = props.job ?? props
+  return <JobProgressView key={`${tool}/${jobId}`} {...props} />
 }
 
 function JobProgressView(props: JobProgressProps) {

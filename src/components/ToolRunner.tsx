@@ -242,7 +242,6 @@ export function ToolRunner<T extends ToolId>({ tool, input, onResult, accept, ma
           options={formInput}
           accept={accept}
           maxSize={maxSize}
-          submitLabel={messages.runner.submit}
           className="ct-tool-runner__form"
         >
           {named.length > 0 && fieldControls}

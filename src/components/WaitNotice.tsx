@@ -1,7 +1,7 @@
 'use client'
-import { useEffect, useState } from 'react'
 import type { Waiting } from '../react/index.js'
 import { cx } from './classNames.js'
+import { useTimeLeft } from './clock.js'
 import { useFormat } from './format.js'
 import { useMessages } from './useMessages.js'
 
@@ -9,23 +9,6 @@ export interface WaitNoticeProps {
   /** A hook result's `waiting`: nothing is shown while it is null. */
   waiting: Waiting | null | undefined
   className?: string
-}
-
-/** Milliseconds until `until`, updated as each whole second of it passes. */
-function useTimeLeft(until: number | undefined): number {
-  const [now, setNow] = useState(Date.now)
-  useEffect(() => {
-    if (until === undefined) return
-    let timer: ReturnType<typeof setTimeout>
-    const tick = () => {
-      const time = Date.now()
-      setNow(time)
-      if (time < until) timer = setTimeout(tick, (until - time) % 1000 || 1000)
-    }
-    timer = setTimeout(tick, 0)
-    return () => clearTimeout(timer)
-  }, [until])
-  return until === undefined ? 0 : Math.max(0, until - now)
 }
 
 /**

@@ -64,3 +64,23 @@ export function useCountdown(duration: number, source: unknown): number {
   // Until the first tick for a new source, the whole wait is still ahead.
   return count.source === source ? count.remaining : duration
 }
+
+/** Milliseconds left until `until` (ms since the epoch), updated as each whole second of it passes; 0 with none. */
+export function useTimeLeft(until: number | undefined): number {
+  const [now, setNow] = useState(Date.now)
+  useEffect(() => {
+    if (until === undefined) return
+    const update = (time: number) => {
+      setNow(time)
+      return time < until
+    }
+    // The clock has moved since the first render: read it again at once, then as each second passes.
+    const first = setTimeout(() => update(Date.now()), 0)
+    const stop = tickEachSecond(until, update)
+    return () => {
+      clearTimeout(first)
+      stop()
+    }
+  }, [until])
+  return until === undefined ? 0 : Math.max(0, until - now)
+}

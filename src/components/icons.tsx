@@ -18,7 +18,6 @@ function Icon({ className, size, d }: IconProps & { size: number; d: string }) {
       strokeLinecap="round"
       strokeLinejoin="round"
       aria-hidden="true"
-      focusable="false"
     >
       <path d={d} />
     </svg>
