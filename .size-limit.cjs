@@ -17,11 +17,13 @@ module.exports = [
     path: 'dist/entries/index.js',
     import: '{ ToolsProvider, useValuationReport }',
     gzip: true,
-    // 11.9 kB before this round; the target for it is 14 kB. Measured 15.6 kB: the client's
-    // additions above (+1.9 kB), useTool's journaling, resume and key binding (+1.0 kB), the
-    // journal (+0.7 kB), a client per key in the provider (+0.3 kB), the hooks' `waiting`. Set at
-    // the measured figure so nothing grows further while the 14 kB target is worked towards.
-    limit: '15.75 kB',
+    // 11.9 kB before this round; the target for it is 14 kB. Measured 14.77 kB: the shared pace
+    // (pacer, wait budget, polling cadence, visible waits: ~3.3 kB minified), durable runs (the
+    // journal, resume, key binding and honest cancel in useTool, a client per key in the
+    // provider: ~3.3 kB minified), download names and the wider reading of failed jobs (~0.5 kB),
+    // less ~1.2 kB of duplication removed since. zod/mini alone is 16 kB of the 39 kB minified.
+    // Set at the measured figure so nothing grows; the 14 kB target is not met (see README).
+    limit: '14.8 kB',
   },
   {
     name: "import { ToolsProvider, ToolRunner } from '@cabinet/tools-react'",
@@ -32,10 +34,10 @@ module.exports = [
     // file-selector and attr-accept 5.95 kB (its `Dropzone.displayName` assignment keeps the
     // unused <Dropzone> in every bundle), client and hooks 3.6 kB; the English strings 2.1 kB.
     // The components themselves are about 7.5 kB. 27.8 kB before this round; the target is 30 kB.
-    // Measured 33.1 kB: the hooks' additions above (+3.5 kB), the wait notice, the new strings
-    // (one English messages object of 7 kB minified carries every component's strings, the
-    // runs list's and the proxy's included), the review's component props and depth cap. Set at
-    // the measured figure so nothing grows further while the 30 kB target is worked towards.
-    limit: '33.25 kB',
+    // Measured 32.33 kB: the hooks' additions above, the English strings of the new notices
+    // (waits, proxy refusals, interrupted uploads: the strings are 2.5 kB of the total), the wait
+    // notice, the review's download names, depth cap and component props. Set at the measured
+    // figure so nothing grows; the 30 kB target is not met (see README).
+    limit: '32.4 kB',
   },
 ]

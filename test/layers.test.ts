@@ -16,7 +16,7 @@ describe('layering', () => {
   it.each([
     ['src/mock/x.ts', "import type { ToolDefinition } from '../client/index.js'"],
     ['src/components/x.tsx', "import { createToolsClient } from '../tools/index.js'"],
-    ['src/components/x.tsx', "import { queryKeys } from '../react/keys.js'"],
+    ['src/components/x.tsx', "import { queryKey } from '../react/keys.js'"],
     ['src/react/x.ts', "import { send } from '../client/client.js'"],
     ['src/tools/x.ts', "import { useState } from 'react'"],
     ['src/client/x.ts', "import { TOOLS } from '../tools/index.js'"],
