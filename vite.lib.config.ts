@@ -77,6 +77,7 @@ const scripts: UserConfig = {
         'entries/client': `${src}/entries/client.ts`,
         'entries/mock': `${src}/entries/mock.ts`,
         'entries/server': `${src}/entries/server.ts`,
+        'entries/locales/ru': `${src}/entries/locales/ru.ts`,
       },
       formats: ['es'],
     },

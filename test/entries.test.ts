@@ -46,11 +46,19 @@ describe('entry points', () => {
       import('../src/entries/client.js'),
       import('../src/entries/mock.js'),
       import('../src/entries/server.js'),
+      import('../src/entries/locales/ru.js'),
     ])
     expect(entries.map((entry) => typeof Object.values(entry)[0])).not.toContain('undefined')
     expect(typeof entries[0].ToolRunner).toBe('function')
     expect(typeof entries[1].createToolsClient).toBe('function')
     expect(typeof entries[2].createMockService).toBe('function')
     expect(typeof entries[3].createToolsProxy).toBe('function')
+    expect(entries[4].ru.runner.submit).toBeTruthy()
+  })
+
+  it('the main entry carries no locale but English: each other locale is an entry of its own', async () => {
+    const main = await import('../src/entries/index.js')
+    expect(main).not.toHaveProperty('ru')
+    expect(main.en.runner.submit).toBeTruthy()
   })
 })

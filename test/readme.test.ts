@@ -16,6 +16,7 @@ describe('the README', () => {
     ['@cabinet/tools-react/client', () => import('../src/entries/client.js')],
     ['@cabinet/tools-react/mock', () => import('../src/entries/mock.js')],
     ['@cabinet/tools-react/server', () => import('../src/entries/server.js')],
+    ['@cabinet/tools-react/locales/ru', () => import('../src/entries/locales/ru.js')],
   ])('documents every value %s exports', async (_entry, load) => {
     const undocumented = Object.keys(await load()).filter((name) => !documented(name))
     expect(undocumented).toEqual([])

@@ -15,7 +15,8 @@ import {
   UploadForm,
 } from '../src/components/index.js'
 import { MOCK_BASE_URL, MOCK_KEYS } from '../src/mock/index.js'
-import { ru, ToolsError, ToolsProvider, TOOLS } from '../src/react/index.js'
+import { ru } from '../src/entries/locales/ru.js'
+import { ToolsError, ToolsProvider, TOOLS } from '../src/react/index.js'
 import { stubObjectUrls } from './support/objectUrls.js'
 import { fakeClock } from './support/clock.js'
 import { pngFile, setupMockService } from './support/service.js'

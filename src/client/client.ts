@@ -345,6 +345,7 @@ export function createClient(tools: readonly ToolDefinition[], options: ToolsCli
 
   return {
     baseUrl: options.baseUrl,
+    apiKey: options.apiKey,
     pollInterval,
     interpret,
     run: typed(run),

@@ -4,8 +4,8 @@ import { useContext, useEffect, useInsertionEffect, useMemo, useRef, useState, t
 import { createToolsClient, type ToolsClient, type ToolsClientOptions } from '../tools/index.js'
 import { DEFAULT_POLL_INTERVAL } from '../tools/internal.js'
 import { ToolsContext, type ToolsContextValue } from './context.js'
-import { clientIdentity, fingerprint } from './fingerprint.js'
-import { createJournal, defaultStore, type JournalStore } from './journal.js'
+import { fingerprint } from './fingerprint.js'
+import { createJournal, defaultStore, memoryJournal, type JournalStore } from './journal.js'
 import type { PartialMessages } from './messages.js'
 
 const NO_OVERRIDES: PartialMessages = {}
@@ -26,6 +26,11 @@ interface ClientProps {
 }
 
 export type ToolsProviderProps = (ConnectionProps | ClientProps) & {
+  /**
+   * Who is signed in (any stable id; stored only hashed). Each person's runs are kept apart and
+   * come back at their next sign-in. Behind a proxy without it, runs are kept in memory only.
+   */
+  user?: string
   /** Else an enclosing QueryClientProvider's client, else one of the provider's own. */
   queryClient?: QueryClient
   /** Milliseconds between job polls. Default: the given client's, else 3000. */
@@ -48,13 +53,43 @@ function tryKey(read: () => string | Promise<string>): string | Promise<string> 
   }
 }
 
+let warnedAnonymous = false
+
+/** Development builds only: a bundler turns this into `false` for production. */
+function isDevelopment(): boolean {
+  try {
+    return process.env.NODE_ENV !== 'production'
+  } catch {
+    return false // no bundler and no Node: say nothing
+  }
+}
+
 /** Supplies the client, the query cache and the UI strings to every hook and component below it. */
 export function ToolsProvider(props: ToolsProviderProps) {
-  const { queryClient, billingUrl, messages, children, baseUrl, client: given, apiKey } = props
+  const { queryClient, billingUrl, messages, children, user, client: given } = props
+  // A given client is read for its configuration, never its identity: the same page after a
+  // reload, or two clients made alike, find the same runs.
+  const baseUrl = given ? given.baseUrl : props.baseUrl
+  const apiKey = given ? given.apiKey : props.apiKey
   const pollInterval = props.pollInterval ?? given?.pollInterval ?? DEFAULT_POLL_INTERVAL
   const enclosing = useContext(QueryClientContext)
   const [ownQueryClient] = useState(() => (queryClient || enclosing ? null : new QueryClient()))
-  const [journal] = useState(() => createJournal(props.journal === false ? null : (props.journal ?? defaultStore())))
+  const [journals] = useState(() => ({
+    kept: createJournal(props.journal === false ? null : (props.journal ?? defaultStore())),
+    memory: createJournal(memoryJournal()),
+  }))
+  // Behind a proxy every person on a browser has the same key (none): with nobody named, the
+  // browser's storage would hand one person's runs to the next, so they stay in this page.
+  const anonymous = !apiKey && !user && props.journal === undefined
+  const journal = anonymous ? journals.memory : journals.kept
+  useEffect(() => {
+    if (!anonymous || warnedAnonymous || !isDevelopment()) return
+    warnedAnonymous = true
+    console.warn(
+      '@cabinet/tools-react: <ToolsProvider> has no `user` behind a proxy, so runs are kept in memory and a reload loses them from view. ' +
+        'Pass user={the signed-in person’s id} to keep each person’s runs across reloads, apart from the next person’s.',
+    )
+  }, [anonymous])
 
   // A key function is read at every render: the fingerprint follows the key it returns, not
   // its identity, so an inline `apiKey={() => key}` keeps one cache, and a function that starts
@@ -79,8 +114,7 @@ export function ToolsProvider(props: ToolsProviderProps) {
   }, [answer, awaited])
 
   const key = awaited ? returned : answer
-  // A key function not yet answered has a fingerprint of its own, matching no journaled run.
-  const print = given ? clientIdentity(given) : fingerprint(baseUrl!, key) + (awaited && key === undefined ? '?' : '')
+  const print = fingerprint(baseUrl, awaited && key === undefined ? null : key, user)
 
   // One client per key: a job keeps being read with the key that created it.
   const [clients] = useState(() => new Map<string, ToolsClient>())
@@ -91,7 +125,7 @@ export function ToolsProvider(props: ToolsProviderProps) {
       // The key function reads the ref when a request is sent, never during render.
       // eslint-disable-next-line react-hooks/refs
       client = createToolsClient({
-        baseUrl: baseUrl!,
+        baseUrl,
         // Until a key function has answered, requests read it (and the latest one) when sent.
         apiKey:
           key ??
@@ -106,6 +140,7 @@ export function ToolsProvider(props: ToolsProviderProps) {
     return {
       client,
       fingerprint: print,
+      user,
       // A given client is the only one: the map stays empty.
       clientFor: (other) => (other === print ? client : clients.get(`${other} ${pollInterval}`)),
       journal,
@@ -113,7 +148,7 @@ export function ToolsProvider(props: ToolsProviderProps) {
       billingUrl,
       messages: messages ?? NO_OVERRIDES,
     }
-  }, [given, clients, print, key, baseUrl, pollInterval, journal, billingUrl, messages])
+  }, [given, clients, print, user, key, baseUrl, pollInterval, journal, billingUrl, messages])
 
   const tree = <ToolsContext.Provider value={value}>{children}</ToolsContext.Provider>
   const cache = queryClient ?? ownQueryClient

@@ -9,6 +9,8 @@ export interface ToolsContextValue {
   client: ToolsClient
   /** Stands for the key in query keys: same key, same fingerprint; never the key itself. */
   fingerprint: string
+  /** The provider's `user`: whose runs are shown. */
+  user?: string
   /** The client bound to the key a fingerprint stands for, while this provider knows it: a job is read with the key that created it. */
   clientFor(fingerprint: string): ToolsClient | undefined
   /** Where runs are journaled. */

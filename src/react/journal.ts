@@ -1,4 +1,5 @@
 import type { JobPhase, ToolId } from '../tools/index.js'
+import { belongsTo } from './fingerprint.js'
 import { QUERY_NAMESPACE } from './keys.js'
 
 /** Where a run stands: its POST not yet answered (`submitting`), or its job's phase. */
@@ -78,6 +79,8 @@ export interface Journal {
   list(fingerprint: string): Promise<Run[]>
   put(run: Run): Promise<void>
   drop(run: Run): Promise<void>
+  /** Removes every run of a person, whatever key made it; with no person, every run kept for nobody. */
+  forget(user: string | undefined): Promise<void>
   /** Called after every change; returns the unsubscribe. */
   subscribe(listener: () => void): () => void
 }
@@ -107,6 +110,12 @@ export function createJournal(store: JournalStore | null): Journal {
     },
     async drop(run) {
       await store?.remove(keyOf(run))
+      changed()
+    },
+    async forget(user) {
+      for (const key of store ? [...(await store.keys())] : []) {
+        if (key.startsWith(PREFIX) && belongsTo(key.slice(PREFIX.length, key.lastIndexOf('/')), user)) await store!.remove(key)
+      }
       changed()
     },
     subscribe(listener) {

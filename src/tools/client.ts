@@ -13,6 +13,8 @@ import { TOOLS, type DeferredToolId, type ToolId, type ToolInput, type ToolResul
 /** The framework-free client for the thirteen tools, typed from the catalogue. */
 export interface ToolsClient {
   readonly baseUrl: string
+  /** The key as given (a string, or the function that returns it); none behind a proxy. Fingerprints runs and caches. */
+  readonly apiKey?: string | (() => string | Promise<string>)
   /** Milliseconds between job polls unless a call says otherwise. */
   readonly pollInterval: number
   /** How this client reads what the spec leaves unshown: the defaults with its `interpret` options. */

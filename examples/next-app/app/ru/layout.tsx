@@ -1,5 +1,6 @@
 // The same tools in Russian: a locale passed from a server layout.
-import { ToolsProvider, ru } from '@cabinet/tools-react'
+import { ToolsProvider } from '@cabinet/tools-react'
+import { ru } from '@cabinet/tools-react/locales/ru'
 import type { ReactNode } from 'react'
 
 export default function RussianLayout({ children }: { children: ReactNode }) {
