@@ -11,7 +11,7 @@ import { ToolsProvider, type PartialMessages } from '../src/react/index.js'
 import { createToolsProxy, type ToolsProxyOptions } from '../src/server/index.js'
 import { createToolsClient, type ToolsError } from '../src/tools/index.js'
 
-/** Alice may run one tool, and has no calls left; a body stops at 10 bytes. */
+/** Alice may run one tool, and has no calls left. */
 const proxyOptions: ToolsProxyOptions = {
   baseUrl: 'https://tools.cabinet.test/v1',
   apiKey: 'server-key',
@@ -19,7 +19,6 @@ const proxyOptions: ToolsProxyOptions = {
   secret: 'a-test-secret-of-at-least-thirty-two-characters',
   authorize: (request) => (request.headers.get('x-user') ? { user: 'alice', tools: ['valuation/rent'] } : null),
   limits: { calls: 0, windowMs: 60_000 },
-  maxUploadBytes: 10,
   // A stand-in service that reads the whole body before answering.
   fetch: async (_url, init) => {
     await new Response(init?.body).arrayBuffer()
@@ -79,7 +78,7 @@ describe('notices for the proxy’s refusals', () => {
   })
 
   it('says a file is too large for the site (413), in Russian too', async () => {
-    proxy = createToolsProxy({ ...proxyOptions, limits: undefined })
+    proxy = createToolsProxy({ ...proxyOptions, limits: undefined, maxUploadBytes: 10 })
     const error = await refusal('alice', 'valuation/rent')
     expect(error.status).toBe(413)
     expect(show(error, ru)).toHaveTextContent('Файл слишком большой')

@@ -12,6 +12,7 @@ import { createToolsProxy, redisStore, type ToolsProxyOptions } from '../src/ser
 import { createToolsClient, PROXY_ERROR_CODES, TOOLS, type ToolsError } from '../src/tools/index.js'
 import { listen, listenMockService } from './support/http.js'
 import { startRedis } from './support/redis.js'
+import { createClient } from 'redis'
 
 const SECRET = 'a-test-secret-of-at-least-thirty-two-characters'
 const MB = 1024 * 1024
@@ -25,6 +26,8 @@ function proxyOptions(options: Partial<ToolsProxyOptions> & Pick<ToolsProxyOptio
       const user = request.headers.get('x-user')
       return user ? { user, tools: TOOLS.map((tool) => tool.id) } : null
     },
+    // One user's hundred calls at once are the point here, not the rate.
+    rate: { requests: 10_000, perMs: 1000 },
     onError: () => {},
     ...options,
   }
@@ -118,7 +121,7 @@ describe('the spend cap on Redis', () => {
     const prefix = `test-${Math.random().toString(36).slice(2)}:`
     return Promise.all(
       [0, 1].map(async () => {
-        const proxy = createToolsProxy(proxyOptions({ baseUrl: mock.baseUrl, limits, store: redisStore(await redis.connect(), { prefix }) }))
+        const proxy = createToolsProxy(proxyOptions({ baseUrl: mock.baseUrl, limits, store: redisStore(await redis.connect(), { prefix, onError: () => {} }) }))
         const server = await listen((request) => proxy.handle(request))
         const client = (user: string) =>
           createToolsClient({ baseUrl: `${server.url}/api/tools`, headers: { 'x-user': user }, retry: false, pollInterval: 5 })
@@ -171,6 +174,42 @@ describe('the spend cap on Redis', () => {
       expect(mock.service.bills()).toBe(2)
     } finally {
       await Promise.all(instances.map((instance) => instance.close()))
+    }
+  }, 60_000)
+
+  it('answers 503 while Redis is down, never ends the process, and works again when Redis is back', async () => {
+    mock.service.reset()
+    const errors: string[] = []
+    // As the README says to make it: node-redis reconnecting on its own; the store listens for its errors.
+    const client = createClient({ url: redis.url, socket: { reconnectStrategy: () => 50 } })
+    await client.connect()
+    const proxy = createToolsProxy(proxyOptions({ baseUrl: mock.baseUrl, store: redisStore(client, { onError: (message) => errors.push(message) }) }))
+    const call = () =>
+      proxy.handle(
+        new Request('http://site.test/api/tools/valuation/express', {
+          method: 'POST',
+          headers: { 'x-user': 'alice', 'content-type': 'application/json' },
+          body: '{}',
+        }),
+      )
+    try {
+      expect((await call()).status).toBe(200)
+      await redis.kill()
+      const down = await call()
+      expect(down.status).toBe(503)
+      expect(((await down.json()) as { error: { code: string } }).error.code).toBe(PROXY_ERROR_CODES.storeUnavailable)
+      expect(errors.some((message) => /Redis/.test(message))).toBe(true)
+      expect(mock.service.log).toHaveLength(1)
+
+      redis.revive()
+      let status = 0
+      for (let attempt = 0; attempt < 100 && status !== 200; attempt++) {
+        status = (await call()).status
+        if (status !== 200) await new Promise((resolve) => setTimeout(resolve, 100))
+      }
+      expect(status).toBe(200)
+    } finally {
+      await client.quit().catch(() => {})
     }
   }, 60_000)
 })

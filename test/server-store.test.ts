@@ -20,12 +20,23 @@ const stores: [string, () => { store: ProxyStore; prefix: string }][] = [
     'redisStore',
     () => {
       const prefix = `store-test-${++run}:`
-      return { store: redisStore(raw, { prefix }), prefix }
+      return { store: redisStore(raw, { prefix, onError: () => {} }), prefix }
     },
   ],
 ]
 
 describe.each(stores)('%s', (_name, make) => {
+  it('keeps text for a while, and holds the first writer’s value', async () => {
+    const { store } = make()
+    expect(await store.get('status')).toBeUndefined()
+    await store.set('status', '{"status":"pending"}', 60_000)
+    expect(await store.get('status')).toBe('{"status":"pending"}')
+    await store.set('status', '{"status":"done"}', 60_000)
+    expect(await store.get('status')).toBe('{"status":"done"}')
+    expect(await store.hold('owner', 'alice', 60_000)).toBe('alice')
+    expect(await store.hold('owner', 'bob', 60_000)).toBe('alice')
+  })
+
   it('counts up and down, and a give-back never creates a counter', async () => {
     const { store } = make()
     expect(await store.increment('calls:a', 1, 60_000)).toBe(1)

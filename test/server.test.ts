@@ -37,6 +37,8 @@ async function startProxy(options: Partial<ToolsProxyOptions> = {}) {
     basePath: '/api/tools',
     secret: SECRET,
     authorize: usersBy({ alice: ALL, bob: ALL }),
+    // The clients here poll every 5 ms: a person's page never does.
+    rate: { requests: 10_000, perMs: 1000 },
     onError: () => {},
     ...options,
   })
@@ -97,7 +99,8 @@ describe('the server proxy', () => {
     // The service's own job ids and file links stay on the server too.
     expect(everything).not.toMatch(/job_[0-9a-f]{16}|art_[0-9a-f]{16}/)
     expect(everything).not.toContain(mock.baseUrl)
-  })
+    // A running job's status is read from the service at most once a second, whoever asks.
+  }, 30_000)
 
   it('serves files with their type, nosniff, and a page only under a sandboxing CSP', async () => {
     const { url, browser } = await startProxy()
@@ -141,19 +144,21 @@ describe('the server proxy', () => {
     expect(mock.service.bills()).toBe(2)
   })
 
-  it('routes only the service’s routes', async () => {
+  it('routes only the service’s routes; a known route with another method is 405 with Allow', async () => {
     const { url } = await startProxy()
     const asAlice = { headers: { 'x-user': 'alice' } }
-    for (const [method, path] of [
-      ['GET', '/api/tools/valuation/rent'],
-      ['POST', '/api/tools/no/such-tool'],
-      ['POST', '/api/tools/artifacts/x'],
-      ['GET', '/api/tools/valuation/rent/jobs/x'],
-      ['DELETE', '/api/tools/pdf/create'],
-      ['GET', '/elsewhere/pdf/create'],
+    for (const [method, path, status, allow] of [
+      ['GET', '/api/tools/valuation/rent', 405, 'POST'],
+      ['DELETE', '/api/tools/pdf/create', 405, 'POST'],
+      ['POST', '/api/tools/artifacts/x', 405, 'GET'],
+      ['PUT', '/api/tools/pdf/create/jobs/x', 405, 'GET'],
+      ['POST', '/api/tools/no/such-tool', 404, null],
+      ['GET', '/api/tools/valuation/rent/jobs/x', 404, null],
+      ['GET', '/elsewhere/pdf/create', 404, null],
     ] as const) {
       const response = await fetch(url + path, { method, ...asAlice })
-      expect(response.status, `${method} ${path}`).toBe(404)
+      expect(response.status, `${method} ${path}`).toBe(status)
+      expect(response.headers.get('allow'), `${method} ${path}`).toBe(allow)
     }
     expect(mock.service.log).toHaveLength(0)
   })

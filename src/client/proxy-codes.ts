@@ -1,7 +1,7 @@
 /**
- * The error codes `@cabinet/tools-react/server` answers its own refusals with, in the service's
- * error shape (`{ error: { code, message } }`): the browser tells them from the service's own
- * 401, 403 and 402 (read with `interpret.errorCode(error.body)`).
+ * Every error code `@cabinet/tools-react/server` answers with, in the service's error shape
+ * (`{ error: { code, message } }`), in one table: the browser tells the proxy's own refusals from
+ * the service's 401, 403 and 402 (read with `interpret.errorCode(error.body)`).
  */
 export const PROXY_ERROR_CODES = {
   /** 401: the partner's `authorize` recognised no user (signed out). */
@@ -12,12 +12,45 @@ export const PROXY_ERROR_CODES = {
   userLimit: 'proxy_user_limit',
   /** 413: the upload is larger than the proxy's `maxUploadBytes`. */
   uploadTooLarge: 'proxy_upload_too_large',
+  /** 403: a POST from a page of another site (`Sec-Fetch-Site`, `Origin` not allowed). */
+  crossSite: 'cross_site',
+  /** 429: this user's own request rate (`rate`); `Retry-After` says when to go on. */
+  rateLimited: 'proxy_rate_limited',
+  /** 400: the input is not what the tool takes; nothing was sent to the service. */
+  invalidInput: 'proxy_invalid_input',
+  /** 404: no such route, job or file for this user (or a file link that expired). */
+  notFound: 'not_found',
+  jobNotFound: 'job_not_found',
+  artifactNotFound: 'artifact_not_found',
+  /** 405: a known route with another method; `Allow` lists the right one. */
+  methodNotAllowed: 'method_not_allowed',
+  /** 499: the page went away before the answer. */
+  clientClosed: 'client_closed_request',
+  /** 502: the service refused the proxy's key (the partner must check `apiKey`). */
+  serviceRefusedKey: 'proxy_service_refused_key',
+  /** 502: the service could not be reached. */
+  serviceUnreachable: 'proxy_service_unreachable',
+  /** 502: the service answered with a redirect the proxy does not follow. */
+  upstreamRedirect: 'upstream_redirect',
+  /** 502: the service's answer is larger than `maxAnswerBytes`, or too deeply nested to pass on. */
+  answerTooLarge: 'answer_too_large',
+  /** 503: the proxy's store (Redis) failed or was slow; nothing was sent to the service. */
+  storeUnavailable: 'store_unavailable',
+  /** 504: the service did not answer (or the upload went silent) within `timeoutMs`. */
+  upstreamTimeout: 'upstream_timeout',
+  /** 500: anything else. */
+  failed: 'proxy_failed',
 } as const
 
-/** Which proxy refusal: `unauthorized` | `toolNotAllowed` | `userLimit` | `uploadTooLarge`. */
-export type ProxyRefusal = keyof typeof PROXY_ERROR_CODES
+export type ProxyErrorCode = keyof typeof PROXY_ERROR_CODES
+
+/** The refusals a person is shown a notice of their own for (`messages.proxy`); the rest read as the kinds they answer with. */
+const REFUSALS = ['unauthorized', 'toolNotAllowed', 'userLimit', 'uploadTooLarge', 'crossSite'] as const
+
+/** Which proxy refusal: `unauthorized` | `toolNotAllowed` | `userLimit` | `uploadTooLarge` | `crossSite`. */
+export type ProxyRefusal = (typeof REFUSALS)[number]
 
 /** The proxy refusal an error code stands for, if any. */
 export function proxyRefusalOf(code: string | undefined): ProxyRefusal | undefined {
-  return (Object.keys(PROXY_ERROR_CODES) as ProxyRefusal[]).find((name) => PROXY_ERROR_CODES[name] === code)
+  return REFUSALS.find((name) => PROXY_ERROR_CODES[name] === code)
 }

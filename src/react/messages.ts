@@ -253,6 +253,11 @@ export const en: Messages = {
       body: 'This site takes smaller uploads.',
       action: 'Choose a smaller file and try again.',
     },
+    crossSite: {
+      title: 'This page can’t run the tool',
+      body: 'The request came from another site, so this site refused it.',
+      action: 'Open the tool on this site itself and try again.',
+    },
   },
   validation: {
     required: 'This field is required.',

@@ -1,14 +1,19 @@
+import { PROXY_ERROR_CODES, type ProxyErrorCode } from '../tools/index.js'
+
 /** Headers on every answer of the proxy: per-user content, never cached by a shared cache, never sniffed. */
 export const SAFE_HEADERS = { 'Cache-Control': 'private, no-store', 'X-Content-Type-Options': 'nosniff' } as const
 
 /** An answer in the service's error shape, `{ error: { code, message } }`, so the browser's client reads it as it reads the service's. */
 export function errorAnswer(
   status: number,
-  code: string,
+  code: ProxyErrorCode,
   message: string,
   extra: { details?: Record<string, unknown>; headers?: Record<string, string> } = {},
 ): Response {
-  return Response.json({ error: { code, message, ...extra.details } }, { status, headers: { ...SAFE_HEADERS, ...extra.headers } })
+  return Response.json(
+    { error: { code: PROXY_ERROR_CODES[code], message, ...extra.details } },
+    { status, headers: { ...SAFE_HEADERS, ...extra.headers } },
+  )
 }
 
 /** The service's headers that mean something to the browser's client; nothing else crosses. */
@@ -21,24 +26,36 @@ export function relayedHeaders(from: Headers): Record<string, string> {
   return headers
 }
 
-/** Media types a browser would run as a document with scripts: served only under a sandboxing CSP. */
-const ACTIVE = /^(text\/html|application\/xhtml\+xml|image\/svg\+xml|text\/xml|application\/xml|[a-z]+\/[\w.-]+\+xml)$/
+/**
+ * Media types no browser runs as a document with scripts: images (not SVG), video, audio, PDF,
+ * plain text, JSON, zip and raw bytes. Anything else, or a type a browser could read two ways
+ * (`text/plain, text/html`), is served as an attachment under a sandboxing CSP.
+ */
+const PASSIVE = /^(image\/(png|jpeg|gif|webp|avif|bmp)|video\/[\w.+-]+|audio\/[\w.+-]+|application\/(pdf|json|zip|octet-stream)|text\/plain)$/
+
+/** The one media type of a Content-Type, or undefined when it has none or more than one. */
+function mediaTypeOf(contentType: string | null): string | undefined {
+  const media = contentType?.split(';')[0]!.trim().toLowerCase()
+  return media && /^[\w.+-]+\/[\w.+-]+$/.test(media) ? media : undefined
+}
 
 /** A file from the service, passed through as it streams, with the headers a download needs and no others. */
 export function downloadAnswer(upstream: Response, path: string): Response {
-  const type = upstream.headers.get('content-type') || 'application/octet-stream'
-  const media = type.split(';')[0]!.trim().toLowerCase()
+  // No type at all is ambiguous too: a browser would sniff one.
+  const type = upstream.headers.get('content-type') ?? ''
+  const media = mediaTypeOf(type)
+  const passive = media !== undefined && PASSIVE.test(media)
   const headers: Record<string, string> = {
     ...relayedHeaders(upstream.headers),
-    'Content-Type': type,
-    'Content-Disposition': `inline; filename="${fileNameOf(path)}"`,
+    'Content-Type': passive ? type : (media ?? 'application/octet-stream'),
+    'Content-Disposition': `${passive ? 'inline' : 'attachment'}; filename="${fileNameOf(path)}"`,
     'Cross-Origin-Resource-Policy': 'same-origin',
   }
   // fetch has already decoded a compressed answer, so its Content-Length would no longer fit.
   const length = upstream.headers.get('content-length')
   if (length !== null && /^\d+$/.test(length) && !upstream.headers.has('content-encoding')) headers['Content-Length'] = length
   // Opened directly, a page or an SVG runs in an opaque origin with no scripts and loads nothing.
-  if (ACTIVE.test(media)) {
+  if (!passive) {
     headers['Content-Security-Policy'] = "sandbox; default-src 'none'; img-src data: blob:; media-src data: blob:; style-src 'unsafe-inline'"
   }
   return new Response(upstream.body, { status: upstream.status, headers })

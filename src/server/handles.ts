@@ -20,25 +20,25 @@ export function createHandles(signer: Signer) {
       return (await signer.verify(['job', user, tool, jobId], signature)) ? jobId : undefined
     },
 
-    /** An artifact token: the file's path under the service's base, for this user, until `expiresAt` (ms). */
-    async artifact(user: string, path: string, expiresAt: number): Promise<string> {
-      const payload = JSON.stringify([path, expiresAt])
-      return `${encodeText(payload)}.${await signer.sign(['artifact', user, path, String(expiresAt)])}`
+    /** An artifact token: the file's path under the service's base, from this tool's answer, for this user, until `expiresAt` (ms). */
+    async artifact(user: string, tool: string, path: string, expiresAt: number): Promise<string> {
+      const payload = JSON.stringify([path, expiresAt, tool])
+      return `${encodeText(payload)}.${await signer.sign(['artifact', user, tool, path, String(expiresAt)])}`
     },
 
-    /** The file's path behind a token, when it was made for this user and has not expired. */
-    async openArtifact(user: string, token: string, now: number): Promise<string | undefined> {
+    /** The file's path and tool behind a token, when it was made for this user and has not expired. */
+    async openArtifact(user: string, token: string, now: number): Promise<{ path: string; tool: string } | undefined> {
       const [encoded, signature, extra] = token.split('.')
       const payload = encoded === undefined ? undefined : decodeText(encoded)
       if (!payload || !signature || extra !== undefined) return undefined
-      let path: unknown, expiresAt: unknown
+      let path: unknown, expiresAt: unknown, tool: unknown
       try {
-        ;[path, expiresAt] = JSON.parse(payload) as unknown[]
+        ;[path, expiresAt, tool] = JSON.parse(payload) as unknown[]
       } catch {
         return undefined
       }
-      if (typeof path !== 'string' || typeof expiresAt !== 'number' || expiresAt <= now) return undefined
-      return (await signer.verify(['artifact', user, path, String(expiresAt)], signature)) ? path : undefined
+      if (typeof path !== 'string' || typeof tool !== 'string' || typeof expiresAt !== 'number' || expiresAt <= now) return undefined
+      return (await signer.verify(['artifact', user, tool, path, String(expiresAt)], signature)) ? { path, tool } : undefined
     },
 
     /** The Idempotency-Key sent on: the same user's same key gives the same one, two users' never. */

@@ -1,14 +1,18 @@
-import { defaultInterpretation, PROXY_ERROR_CODES, TOOLS, type Tool, type ToolId } from '../tools/index.js'
+import { defaultInterpretation, TOOLS, type Tool, type ToolId } from '../tools/index.js'
 import { downloadAnswer, errorAnswer, fileNameOf, relayedHeaders } from './answers.js'
+import { formFieldReader } from './formFields.js'
 import { createHandles } from './handles.js'
+import { createJobStatus, endedIn, type JobSnapshot } from './jobStatus.js'
+import { AnswerTooLarge, artifactPaths, rewriteAnswer, stringsIn } from './links.js'
 import { createSigner } from './signing.js'
-import { memoryStore, type ProxyStore } from './store.js'
+import { guardStore, memoryStore, StoreUnavailable, type ProxyStore } from './store.js'
+import { failureOf, followDownload, isRedirect, neverArrived, readCapped, upstreamTimer, UpstreamFailure } from './upstream.js'
 
 /** Who is asking, as the partner's `authorize` says: the end user's id and the tools they may run. */
 export interface ProxyUser {
   /** A stable id of the end user: jobs, files, Idempotency-Keys and the spend cap are bound to it. */
   user: string
-  /** The tools this user may call; any other answers 403. */
+  /** The tools this user may call, read and download from; any other answers 403. */
   tools: readonly ToolId[]
 }
 
@@ -16,6 +20,12 @@ export interface ProxyUser {
 export interface ProxyLimits {
   calls: number
   windowMs: number
+}
+
+/** A per-user request rate, every route counted: more than `requests` in `perMs` answers 429. */
+export interface ProxyRate {
+  requests: number
+  perMs: number
 }
 
 export interface ToolsProxyOptions {
@@ -31,15 +41,25 @@ export interface ToolsProxyOptions {
   authorize: (request: Request) => ProxyUser | null | undefined | Promise<ProxyUser | null | undefined>
   /** A spend cap per user; none when omitted. */
   limits?: ProxyLimits
-  /** Where spend counters live: `memoryStore()` (default, one process) or `redisStore(client)` (several instances). */
+  /** A request rate per user, every route; default 20 a second. */
+  rate?: ProxyRate
+  /** Where counters and shared state live: `memoryStore()` (default, one process) or `redisStore(client)` (several instances). */
   store?: ProxyStore
   /** Largest request body passed on, in bytes; larger ones get 413. Default 256 MiB. */
   maxUploadBytes?: number
+  /** Largest JSON answer of the service passed on, in bytes; a larger one is 502 `answer_too_large`. Default 4 MiB. */
+  maxAnswerBytes?: number
+  /** How long the service may take to answer once a request is sent, and an upload may stay silent, in ms. Default 30 s. */
+  timeoutMs?: number
+  /** Origins a download may be redirected to (a CDN), hop by hop, without the key. Default none. */
+  downloadOrigins?: readonly string[]
+  /** Origins besides the request's own whose pages may POST (another site of yours). Default none. */
+  allowedOrigins?: readonly string[]
   /** How long an artifact link handed to the browser works, in ms. Default one hour (a new job read gives fresh links). */
   artifactTtlMs?: number
   /** A fetch to reach the service with, instead of the global one. */
   fetch?: typeof fetch
-  /** Where the proxy reports what a partner should see (an unreachable service, a refused key). Default `console.error`. Never given the key or the secret. */
+  /** Where the proxy reports what a partner should see (an unreachable service, a refused key, a failing store). Default `console.error`. Never given the key or the secret. */
   onError?: (message: string) => void
 }
 
@@ -49,7 +69,27 @@ export interface ToolsProxy {
 }
 
 const DEFAULT_MAX_UPLOAD = 256 * 1024 * 1024
+const DEFAULT_MAX_ANSWER = 4 * 1024 * 1024
+const DEFAULT_TIMEOUT = 30_000
+const DEFAULT_RATE: ProxyRate = { requests: 20, perMs: 1000 }
 const DEFAULT_ARTIFACT_TTL = 60 * 60 * 1000
+/** A JSON tool call's body, at most: options, not files. */
+const MAX_JSON_REQUEST = 1024 * 1024
+/** Distinct files one answer may link to. */
+const MAX_LINKS = 1000
+/** How long the store may take over one operation before the proxy answers 503. */
+const STORE_LIMIT = 1000
+/** What is remembered of a job (its request's service URLs) and of a file (its first user). */
+const MEMORY_TTL = 7 * 24 * 60 * 60 * 1000
+/** How much of an upload is read before a refusal, so the browser sees the answer, not a reset. */
+const DRAIN_CAP = 8 * 1024 * 1024
+
+/**
+ * How an upload meets a redirect. Node's fetch keeps a copy of a streamed body in any mode but
+ * 'error', in case it must send it again (a 200 MB upload held whole): there, 'error'. Cloudflare
+ * Workers have no 'error' mode: there, 'manual', which never resends a body either.
+ */
+const UPLOAD_REDIRECT: RequestRedirect = globalThis.navigator?.userAgent === 'Cloudflare-Workers' ? 'manual' : 'error'
 
 /** What a request under `basePath` asks for; nothing else is routed. */
 type Route =
@@ -60,18 +100,24 @@ type Route =
 /**
  * A server-side proxy to the Tools API: the browser talks to it with no key (`<ToolsProvider
  * baseUrl={basePath}>`), it adds the service key. Deny by default: `authorize` decides who may
- * call which tool; jobs, files and Idempotency-Keys are bound to the user; bodies stream through.
+ * call which tool; jobs, files and Idempotency-Keys are bound to the user; bodies stream through;
+ * every wait has a time limit and every buffer a cap.
  */
 export function createToolsProxy(options: ToolsProxyOptions): ToolsProxy {
   const service = checkOptions(options)
   const basePath = options.basePath.replace(/\/+$/, '')
   const handles = createHandles(createSigner(options.secret))
-  const store = options.store ?? memoryStore()
-  const limits = options.limits
+  const store = guardStore(options.store ?? memoryStore(), STORE_LIMIT)
+  const { limits, downloadOrigins = [], allowedOrigins = [] } = options
+  const rate = options.rate ?? DEFAULT_RATE
   const maxUploadBytes = options.maxUploadBytes ?? DEFAULT_MAX_UPLOAD
+  const maxAnswerBytes = options.maxAnswerBytes ?? DEFAULT_MAX_ANSWER
+  const jsonCap = Math.min(maxUploadBytes, MAX_JSON_REQUEST)
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT
   const artifactTtl = options.artifactTtlMs ?? DEFAULT_ARTIFACT_TTL
   const artifactBase = `${service}/artifacts/`
   const byPath = new Map<string, Tool>(TOOLS.map((tool) => [tool.path, tool]))
+  const fetcher = options.fetch ?? globalThis.fetch
 
   let lastKey = typeof options.apiKey === 'string' ? options.apiKey : ''
   const apiKey = async () => (lastKey = typeof options.apiKey === 'function' ? await options.apiKey() : options.apiKey)
@@ -81,30 +127,74 @@ export function createToolsProxy(options: ToolsProxyOptions): ToolsProxy {
     for (const secret of [lastKey, options.secret]) if (secret) line = line.split(secret).join('[redacted]')
     ;(options.onError ?? console.error)(line)
   }
+  /** A request to the service with the key; never follows a redirect (no runtime's fetch may take the key elsewhere). */
   const toService = async (url: string, init: RequestInit & { duplex?: 'half' }) => {
     const headers = new Headers(init.headers)
     headers.set('Authorization', `Bearer ${await apiKey()}`)
     headers.set('Accept', 'application/json, */*')
-    // A body is never redirected: with any mode but 'error', fetch keeps a copy of a streamed body
-    // in case it must resend it (the whole upload, in memory). Reads may follow a redirect (to
-    // file storage, say); fetch drops the Authorization header when one leaves the origin.
-    return (options.fetch ?? globalThis.fetch)(url, { ...init, headers, redirect: init.body ? 'error' : 'follow' })
+    try {
+      return await fetcher(url, { ...init, headers, redirect: init.body ? UPLOAD_REDIRECT : 'manual' })
+    } catch (error) {
+      // 'error' mode: the service redirected an upload.
+      if (init.body && UPLOAD_REDIRECT === 'error' && /redirect/i.test(String((error as { cause?: unknown })?.cause ?? error))) {
+        throw new UpstreamFailure('redirect', 'an upload was redirected')
+      }
+      throw error
+    }
   }
 
-  function routeOf(request: Request): Route | undefined {
-    const { pathname } = new URL(request.url)
+  const jobStatus = createJobStatus(
+    store,
+    async (toolPath, jobId) => {
+      const timer = upstreamTimer(timeoutMs, new AbortController().signal)
+      timer.start()
+      try {
+        const upstream = await toService(`${service}${toolPath}/jobs/${encodeURIComponent(jobId)}`, { signal: timer.signal })
+        if (isRedirect(upstream)) throw new UpstreamFailure('redirect', 'a job read was redirected')
+        const body = await readCapped(upstream, maxAnswerBytes)
+        const ok = upstream.status >= 200 && upstream.status < 300
+        return { status: upstream.status, body, headers: relayedHeaders(upstream.headers), readAt: Date.now(), terminal: ok && endedIn(body) }
+      } catch (error) {
+        throw failureOf(error, timer)
+      } finally {
+        timer.stop()
+      }
+    },
+    { freshMs: 1000, keepMs: 10 * 60 * 1000 },
+  )
+
+  function routeOf(pathname: string): Route | undefined {
     if (!pathname.startsWith(`${basePath}/`)) return undefined
     const rest = pathname.slice(basePath.length)
-    if (request.method === 'POST') {
-      const tool = byPath.get(rest)
-      return tool && { kind: 'call', tool }
-    }
-    if (request.method !== 'GET') return undefined
+    const tool = byPath.get(rest)
+    if (tool) return { kind: 'call', tool }
     const poll = /^(\/.+)\/jobs\/([^/]+)$/.exec(rest)
-    const tool = poll && byPath.get(poll[1]!)
-    if (tool?.mode === 'deferred') return { kind: 'poll', tool, handle: decodeSegment(poll![2]!) }
+    const polled = poll && byPath.get(poll[1]!)
+    if (polled?.mode === 'deferred') return { kind: 'poll', tool: polled, handle: decodeSegment(poll![2]!) }
     const artifact = /^\/artifacts\/([^/]+)(?:\/[^/]*)?$/.exec(rest)
     return artifact ? { kind: 'artifact', token: decodeSegment(artifact[1]!) } : undefined
+  }
+
+  /** Refuses a POST that a page of another site sent: servers (no such headers) pass. */
+  function crossSite(request: Request): boolean {
+    if (request.headers.get('sec-fetch-site') === 'cross-site') return true
+    const origin = request.headers.get('origin')
+    if (origin === null) return false
+    if (allowedOrigins.includes(origin)) return false
+    try {
+      // Host, not scheme: behind a TLS-terminating balancer the request may arrive as http.
+      return new URL(origin).host !== (request.headers.get('host') ?? new URL(request.url).host)
+    } catch {
+      return true // `Origin: null` (a sandboxed frame, a file) or garbage
+    }
+  }
+
+  /** Counts a request against the user's rate; the seconds to wait when over it. */
+  async function overRate(user: string): Promise<number | undefined> {
+    const now = Date.now()
+    const window = Math.floor(now / rate.perMs)
+    const count = await store.increment(`rate:${user}:${window}`, 1, rate.perMs)
+    return count > rate.requests ? Math.max(1, Math.ceil(((window + 1) * rate.perMs - now) / 1000)) : undefined
   }
 
   /** Counts a billable call against the user's cap; resolves with how to give it back, or null when over the cap. */
@@ -127,155 +217,286 @@ export function createToolsProxy(options: ToolsProxyOptions): ToolsProxy {
     return giveBack
   }
 
-  async function call(request: Request, user: ProxyUser, tool: Tool): Promise<Response> {
-    if (!user.tools.includes(tool.id)) {
-      return errorAnswer(403, PROXY_ERROR_CODES.toolNotAllowed, `The tool ${tool.id} is not enabled for this user.`, {
-        details: { tool: tool.id },
-      })
+  /** A JSON call's body, read whole (it is options, not a file): its bytes and the strings in it, or a refusal. */
+  async function jsonBody(request: Request, tool: Tool): Promise<{ bytes: Uint8Array; strings: string[] } | Response> {
+    let text: string
+    try {
+      text = await readCapped(new Response(request.body, { headers: request.headers }), jsonCap)
+    } catch (error) {
+      if (error instanceof UpstreamFailure && error.reason === 'too-large') return tooLarge(jsonCap)
+      throw error
     }
-    const tooLarge = () =>
-      errorAnswer(413, PROXY_ERROR_CODES.uploadTooLarge, `The upload is larger than ${maxUploadBytes} bytes.`, {
-        details: { maxBytes: maxUploadBytes },
-      })
-    if (Number(request.headers.get('content-length')) > maxUploadBytes) return tooLarge()
+    let input: unknown
+    try {
+      input = JSON.parse(text)
+    } catch {
+      return errorAnswer(400, 'invalidInput', 'The body is not JSON.')
+    }
+    // A call the service would refuse never reaches it, and never holds a place under the cap.
+    const checked = await tool.input['~standard'].validate(input)
+    if (checked.issues) {
+      const issues = checked.issues.map((issue) => ({
+        path: (issue.path ?? []).map((part) => String(typeof part === 'object' ? part.key : part)),
+        message: issue.message,
+      }))
+      return errorAnswer(400, 'invalidInput', `The input for ${tool.id} is not valid.`, { details: { issues } })
+    }
+    return { bytes: new TextEncoder().encode(text), strings: stringsIn(input) }
+  }
+
+  const tooLarge = (maxBytes: number) =>
+    errorAnswer(413, 'uploadTooLarge', `The upload is larger than ${maxBytes} bytes.`, { details: { maxBytes } })
+
+  async function call(request: Request, user: ProxyUser, tool: Tool): Promise<Response> {
+    if (Number(request.headers.get('content-length')) > maxUploadBytes) return tooLarge(maxUploadBytes)
+    const contentType = request.headers.get('content-type') ?? ''
+    const json = tool.body === 'json' && /^application\/json\b/i.test(contentType)
+    const parsed = json ? await jsonBody(request, tool) : undefined
+    if (parsed instanceof Response) return parsed
+    const form = !json && /^multipart\/form-data\b/i.test(contentType) ? formFieldReader(contentType) : undefined
+    const opaque = !parsed && !form && request.body !== null
 
     const clientKey = request.headers.get('idempotency-key')
     const idempotencyKey = clientKey ? await handles.idempotencyKey(user.user, clientKey) : undefined
     const giveBack = await reserve(user.user, tool, idempotencyKey)
     if (!giveBack) {
-      return errorAnswer(402, PROXY_ERROR_CODES.userLimit, 'This user has made all the calls allowed for now.', {
+      return errorAnswer(402, 'userLimit', 'This user has made all the calls allowed for now.', {
         details: limits && { limit: limits.calls, windowMs: limits.windowMs },
       })
     }
 
+    const timer = upstreamTimer(timeoutMs, request.signal)
     let exceeded = false
     let sent = false
+    let billable = true
     const headers = new Headers()
-    const contentType = request.headers.get('content-type')
     if (contentType) headers.set('Content-Type', contentType)
     if (idempotencyKey) headers.set('Idempotency-Key', idempotencyKey)
-    let upstream: Response
     try {
-      upstream = await toService(service + tool.path, {
-        method: 'POST',
-        headers,
-        body: request.body?.pipeThrough(
+      let body: BodyInit | null = null
+      if (parsed) {
+        body = parsed.bytes as Uint8Array<ArrayBuffer>
+        sent = true
+        timer.start()
+      } else if (request.body) {
+        // An upload moves, or it times out; once it has all gone by, the answer has `timeoutMs`.
+        timer.touch()
+        let stream = request.body.pipeThrough(
           byteLimit(maxUploadBytes, {
-            onExceeded: () => (exceeded = true),
-            onEnd: () => (sent = true),
+            onChunk: timer.touch,
+            onExceeded: () => {
+              exceeded = true
+              // Abort before the stream errors: a runtime must never send a cut body as whole.
+              timer.abort(new UpstreamFailure('too-large', 'the upload is too large'))
+            },
+            onEnd: () => {
+              sent = true
+              timer.start()
+            },
           }),
-        ),
-        duplex: 'half',
-        signal: request.signal,
-      })
+        )
+        if (form) stream = stream.pipeThrough(form.stream)
+        body = fixedLength(stream, request.headers.get('content-length'))
+      } else {
+        sent = true
+        timer.start()
+      }
+      const upstream = await toService(service + tool.path, { method: 'POST', headers, body, duplex: 'half', signal: timer.signal })
+      if (isRedirect(upstream)) {
+        billable = false // a redirect is no answer: nothing was processed
+        await upstream.body?.cancel()
+        return errorAnswer(502, 'upstreamRedirect', 'The tools service answered with a redirect.')
+      }
+      // A refusal (400, 402, 403, 409, 429…) was not processed, so not billed.
+      if (upstream.status >= 400 && upstream.status < 500) billable = false
+      // What the user wrote into the request is never signed as a file of theirs; a body the
+      // proxy could not read may hold anything, so then no link of the answer is signed.
+      const written = parsed ? artifactPaths(parsed.strings, service) : form ? formPaths(form.fields()) : opaque ? 'unknown' : new Set<string>()
+      return await relay(upstream, user, tool, { written, created: true })
     } catch (error) {
+      if (error instanceof AnswerTooLarge || error instanceof StoreUnavailable) throw error
       if (exceeded) {
-        await giveBack()
-        return tooLarge()
+        billable = false
+        return tooLarge(maxUploadBytes)
       }
-      if (request.signal.aborted) {
-        // The page went away. Before its body was all sent nothing can have been billed.
-        if (!sent) await giveBack()
-        return errorAnswer(499, 'client_closed_request', 'The request was cancelled.')
+      const failure = failureOf(error, timer)
+      // Nothing can have been billed before the body was whole, or when the service was never reached.
+      if (!sent || neverArrived(error)) billable = false
+      return upstreamFailed(`POST ${tool.path}`, failure, request)
+    } finally {
+      timer.stop()
+      if (!billable) await giveBack()
+    }
+  }
+
+  /** The service's URLs in a multipart body's text fields; every URL counts as written when they could not be read. */
+  function formPaths(fields: string[] | undefined): Set<string> | 'unknown' {
+    if (!fields) return 'unknown'
+    const strings = fields.flatMap((field) => {
+      try {
+        return [field, ...stringsIn(JSON.parse(field))]
+      } catch {
+        return [field]
       }
-      // The call may have been processed (and billed): it stays counted.
-      return unreachable(`POST ${tool.path}`, error)
-    }
-    if (exceeded) {
-      await upstream.body?.cancel()
-      await giveBack()
-      return tooLarge()
-    }
-    // A refusal (400, 402, 403, 409, 429…) was not processed, so not billed: it does not count either.
-    if (upstream.status >= 400 && upstream.status < 500) await giveBack()
-    return relay(upstream, user.user, tool)
+    })
+    return artifactPaths(strings, service)
   }
 
   async function poll(request: Request, user: ProxyUser, tool: Tool, handle: string): Promise<Response> {
     const jobId = await handles.openJob(user.user, tool.id, handle)
-    if (!jobId) return errorAnswer(404, 'job_not_found', 'No such job.')
+    if (!jobId) return errorAnswer(404, 'jobNotFound', 'No such job.')
+    let snapshot: JobSnapshot
     try {
-      const upstream = await toService(`${service}${tool.path}/jobs/${encodeURIComponent(jobId)}`, { signal: request.signal })
-      return await relay(upstream, user.user, tool, jobId)
+      snapshot = await jobStatus.read(tool.path, jobId)
     } catch (error) {
-      return unreachable(`GET ${tool.path}/jobs`, error, request)
+      return upstreamFailed(`GET ${tool.path}/jobs`, failureOf(error, { timedOut: false, signal: request.signal }), request)
     }
+    const kept = await store.get(`written:${jobId}`)
+    const written = kept ? (JSON.parse(kept) as string[] | 'unknown') : []
+    const upstream = new Response(snapshot.body, { status: snapshot.status, headers: snapshot.headers })
+    return relay(upstream, user, tool, { jobId, handle, written: written === 'unknown' ? written : new Set(written) })
   }
 
   async function artifact(request: Request, user: ProxyUser, token: string): Promise<Response> {
-    const path = await handles.openArtifact(user.user, token, Date.now())
-    if (!path?.startsWith('/artifacts/')) return errorAnswer(404, 'artifact_not_found', 'No such file, or its link has expired.')
-    let upstream: Response
+    const opened = await handles.openArtifact(user.user, token, Date.now())
+    if (!opened?.path.startsWith('/artifacts/')) return errorAnswer(404, 'artifactNotFound', 'No such file, or its link has expired.')
+    if (!user.tools.includes(opened.tool as ToolId)) return toolNotAllowed(opened.tool)
+    const timer = upstreamTimer(timeoutMs, request.signal)
+    timer.start()
     try {
-      upstream = await toService(service + path, { signal: request.signal })
+      const first = await toService(service + opened.path, { signal: timer.signal })
+      // Headers are in: the file itself may take as long as it takes to stream.
+      timer.stop()
+      const upstream = await followDownload(first, service + opened.path, downloadOrigins, fetcher, request.signal)
+      return upstream.ok ? downloadAnswer(upstream, opened.path) : relay(upstream, user)
     } catch (error) {
-      return unreachable('GET /artifacts', error, request)
+      return upstreamFailed('GET /artifacts', failureOf(error, timer), request)
+    } finally {
+      timer.stop()
     }
-    return upstream.ok ? downloadAnswer(upstream, path) : relay(upstream, user.user)
   }
 
   /**
-   * The service's answer for the browser: JSON with its job ids replaced by this user's handles
-   * and its file links by this user's signed links; anything else as plain text.
+   * The service's answer for the browser: JSON with its job id replaced by this user's handle
+   * and the file links the service minted by this user's signed links; anything else as plain text.
    */
-  async function relay(upstream: Response, user: string, tool?: Tool, polledJob?: string): Promise<Response> {
+  async function relay(
+    upstream: Response,
+    user: ProxyUser,
+    tool?: Tool,
+    job: { jobId?: string; handle?: string; written?: Set<string> | 'unknown'; created?: boolean } = {},
+  ): Promise<Response> {
     if (upstream.status === 401) {
       await upstream.body?.cancel()
       report('the service refused the API key (401): check the proxy’s apiKey')
-      return errorAnswer(502, 'proxy_service_refused_key', 'The tools service refused this site’s credentials.')
+      return errorAnswer(502, 'serviceRefusedKey', 'The tools service refused this site’s credentials.')
     }
     const headers = relayedHeaders(upstream.headers)
-    const text = await upstream.text()
+    const text = await readCapped(upstream, maxAnswerBytes)
     let body: unknown
     try {
       body = JSON.parse(text)
     } catch {
       return new Response(text, { status: upstream.status, headers: { ...headers, 'Content-Type': 'text/plain; charset=utf-8' } })
     }
-    const created = upstream.ok && !polledJob && tool?.mode === 'deferred' ? (body as { jobId?: unknown })?.jobId : undefined
-    const jobId = polledJob ?? (typeof created === 'string' ? created : undefined)
-    const handle = jobId && tool ? await handles.job(user, tool.id, jobId) : undefined
-    const expiresAt = Date.now() + artifactTtl
-    const rewrite = async (value: unknown, depth: number): Promise<unknown> => {
-      if (typeof value === 'string') {
-        if (handle && value === jobId) return handle
-        const link = defaultInterpretation.artifacts(value, artifactBase)[0]
-        if (!link) return value
-        const path = link.slice(service.length)
-        const token = await handles.artifact(user, path, expiresAt)
-        return `${basePath}/artifacts/${token}/${encodeURIComponent(fileNameOf(path))}`
-      }
-      if (depth > 20 || !value || typeof value !== 'object') return value
-      if (Array.isArray(value)) return Promise.all(value.map((item) => rewrite(item, depth + 1)))
-      const entries = await Promise.all(
-        Object.entries(value).map(async ([key, item]) => [key, await rewrite(item, depth + 1)] as const),
-      )
-      return Object.fromEntries(entries)
+    const created = job.created && upstream.ok && tool?.mode === 'deferred' ? (body as { jobId?: unknown })?.jobId : undefined
+    const jobId = job.jobId ?? (typeof created === 'string' ? created : undefined)
+    // A poll's handle is the one the browser sent: no need to sign it again.
+    const handle = job.handle ?? (jobId && tool ? await handles.job(user.user, tool.id, jobId) : undefined)
+    const written = job.written ?? new Set<string>()
+    // A new job remembers what its request carried, for the reads of it to come.
+    if (typeof created === 'string' && (written === 'unknown' || written.size > 0)) {
+      await store.set(`written:${created}`, JSON.stringify(written === 'unknown' ? written : [...written]), MEMORY_TTL)
     }
-    return Response.json(await rewrite(body, 0), { status: upstream.status, headers })
+    const expiresAt = Date.now() + artifactTtl
+    const json = await rewriteAnswer(
+      body,
+      {
+        jobId,
+        handle,
+        pathOf: (value) => defaultInterpretation.artifacts(value, artifactBase)[0]?.slice(service.length),
+        sign: async (paths) => {
+          const signed = new Map<string, string>()
+          if (!tool || written === 'unknown') return signed
+          await Promise.all(
+            paths.map(async (path) => {
+              if (written.has(path)) return
+              // The second wall: a file goes to the first user it was issued to, and no other.
+              if ((await store.hold(`owner:${path}`, user.user, MEMORY_TTL)) !== user.user) return
+              const token = await handles.artifact(user.user, tool.id, path, expiresAt)
+              signed.set(path, `${basePath}/artifacts/${token}/${encodeURIComponent(fileNameOf(path))}`)
+            }),
+          )
+          return signed
+        },
+      },
+      MAX_LINKS,
+    )
+    return new Response(json, { status: upstream.status, headers: { ...headers, 'Content-Type': 'application/json' } })
   }
 
-  function unreachable(what: string, error: unknown, request?: Request): Response {
-    if (request?.signal.aborted) return errorAnswer(499, 'client_closed_request', 'The request was cancelled.')
-    report(`${what}: the service could not be reached (${error instanceof Error ? `${error.name}: ${error.message}` : String(error)})`)
-    return errorAnswer(502, 'proxy_service_unreachable', 'The tools service could not be reached.')
+  const toolNotAllowed = (tool: string) =>
+    errorAnswer(403, 'toolNotAllowed', `The tool ${tool} is not enabled for this user.`, { details: { tool } })
+
+  function upstreamFailed(what: string, failure: UpstreamFailure, request: Request): Response {
+    if (failure.reason === 'aborted' || request.signal.aborted) return errorAnswer(499, 'clientClosed', 'The request was cancelled.')
+    if (failure.reason === 'timeout') return errorAnswer(504, 'upstreamTimeout', 'The tools service did not answer in time.')
+    if (failure.reason === 'redirect') {
+      report(`${what}: ${failure.message}`)
+      return errorAnswer(502, 'upstreamRedirect', 'The tools service answered with a redirect.')
+    }
+    if (failure.reason === 'too-large') return errorAnswer(502, 'answerTooLarge', 'The tools service’s answer is too large to pass on.')
+    report(`${what}: the service could not be reached (${failure.message})`)
+    return errorAnswer(502, 'serviceUnreachable', 'The tools service could not be reached.')
+  }
+
+  /** Answers a refusal of a request with a body once some of the body is read, so the browser gets the answer, not a reset. */
+  async function refuse(request: Request, answer: Response): Promise<Response> {
+    if (request.body && !request.bodyUsed) await drain(request.body, DRAIN_CAP, timeoutMs)
+    return answer
+  }
+
+  async function handle(request: Request): Promise<Response> {
+    const { pathname } = new URL(request.url)
+    const route = routeOf(pathname)
+    if (!route) return refuse(request, errorAnswer(404, 'notFound', 'Not found.'))
+    const method = route.kind === 'call' ? 'POST' : 'GET'
+    if (request.method !== method && !(method === 'GET' && request.method === 'HEAD')) {
+      return refuse(request, errorAnswer(405, 'methodNotAllowed', `Use ${method}.`, { headers: { Allow: method } }))
+    }
+    if (method === 'POST' && crossSite(request)) {
+      return refuse(request, errorAnswer(403, 'crossSite', 'This request came from another site.'))
+    }
+    const user = await options.authorize(request)
+    if (!user || typeof user.user !== 'string' || user.user === '' || !Array.isArray(user.tools)) {
+      return refuse(request, errorAnswer(401, 'unauthorized', 'Sign in to use the tools.'))
+    }
+    const wait = await overRate(user.user)
+    if (wait !== undefined) {
+      return refuse(request, errorAnswer(429, 'rateLimited', 'Too many requests; try again shortly.', { headers: { 'Retry-After': String(wait) } }))
+    }
+    if (route.kind === 'artifact') return artifact(request, user, route.token)
+    if (!user.tools.includes(route.tool.id)) return refuse(request, toolNotAllowed(route.tool.id))
+    if (route.kind === 'poll') return poll(request, user, route.tool, route.handle)
+    return call(request, user, route.tool)
   }
 
   return {
     async handle(request) {
-      const route = routeOf(request)
-      if (!route) return errorAnswer(404, 'not_found', 'Not found.')
       try {
-        const user = await options.authorize(request)
-        if (!user || typeof user.user !== 'string' || user.user === '' || !Array.isArray(user.tools)) {
-          return errorAnswer(401, PROXY_ERROR_CODES.unauthorized, 'Sign in to use the tools.')
-        }
-        if (route.kind === 'call') return await call(request, user, route.tool)
-        if (route.kind === 'poll') return await poll(request, user, route.tool, route.handle)
-        return await artifact(request, user, route.token)
+        return await handle(request)
       } catch (error) {
+        if (error instanceof StoreUnavailable) {
+          report(`the store failed: ${error.message}`)
+          return errorAnswer(503, 'storeUnavailable', 'The tools are unavailable for a moment; try again shortly.', {
+            headers: { 'Retry-After': '1' },
+          })
+        }
+        if (error instanceof AnswerTooLarge || (error instanceof UpstreamFailure && error.reason === 'too-large')) {
+          return errorAnswer(502, 'answerTooLarge', 'The tools service’s answer is too large to pass on.')
+        }
         report(`${request.method} ${new URL(request.url).pathname}: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`)
-        return errorAnswer(500, 'proxy_failed', 'The request could not be handled.')
+        return errorAnswer(500, 'failed', 'The request could not be handled.')
       }
     },
   }
@@ -291,6 +512,16 @@ function checkOptions(options: ToolsProxyOptions): string {
   if (!options.apiKey) fail('`apiKey` is required: the service key the proxy adds.')
   if (typeof options.basePath !== 'string' || !options.basePath.startsWith('/')) fail('`basePath` must be the path the handler is mounted at, e.g. "/api/tools".')
   if (options.limits && !(options.limits.calls >= 0 && options.limits.windowMs > 0)) fail('`limits` needs `calls` (0 or more) and `windowMs` (above 0).')
+  if (options.rate && !(options.rate.requests > 0 && options.rate.perMs > 0)) fail('`rate` needs `requests` and `perMs`, both above 0.')
+  for (const origin of [...(options.downloadOrigins ?? []), ...(options.allowedOrigins ?? [])]) {
+    let parsed: URL | undefined
+    try {
+      parsed = new URL(origin)
+    } catch {
+      parsed = undefined
+    }
+    if (parsed?.origin !== origin) fail(`"${origin}" is not an origin: write it as scheme://host[:port], with no path.`)
+  }
   let base: URL
   try {
     base = new URL(options.baseUrl)
@@ -310,11 +541,15 @@ function decodeSegment(segment: string): string {
 }
 
 /** Passes a body on chunk by chunk, failing it once more than `max` bytes went by. */
-function byteLimit(max: number, on: { onExceeded: () => void; onEnd: () => void }): TransformStream<Uint8Array, Uint8Array> {
+function byteLimit(
+  max: number,
+  on: { onChunk: () => void; onExceeded: () => void; onEnd: () => void },
+): TransformStream<Uint8Array, Uint8Array> {
   let seen = 0
   return new TransformStream({
     transform(chunk, controller) {
       seen += chunk.byteLength
+      on.onChunk()
       if (seen > max) {
         on.onExceeded()
         controller.error(new RangeError('The upload is too large.'))
@@ -322,4 +557,33 @@ function byteLimit(max: number, on: { onExceeded: () => void; onEnd: () => void 
     },
     flush: on.onEnd,
   })
+}
+
+/**
+ * Where the runtime has it (Cloudflare Workers), a body of a declared length goes through a
+ * FixedLengthStream: a body that ends short then fails the request instead of arriving as a
+ * whole, shorter file.
+ */
+function fixedLength(stream: ReadableStream<Uint8Array>, contentLength: string | null): ReadableStream<Uint8Array> {
+  const Fixed = (globalThis as { FixedLengthStream?: new (length: number) => TransformStream<Uint8Array, Uint8Array> }).FixedLengthStream
+  return Fixed && contentLength && /^\d+$/.test(contentLength) ? stream.pipeThrough(new Fixed(Number(contentLength))) : stream
+}
+
+/** Reads and drops up to `cap` bytes of a body, for at most `timeoutMs`. */
+async function drain(body: ReadableStream<Uint8Array>, cap: number, timeoutMs: number) {
+  const reader = body.getReader()
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const deadline = new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs)))
+  try {
+    for (let seen = 0; seen <= cap; ) {
+      const next = await Promise.race([reader.read(), deadline.then(() => ({ done: true as const, value: undefined }))])
+      if (next.done) break
+      seen += next.value.byteLength
+    }
+  } catch {
+    // A body that fails is drained.
+  } finally {
+    clearTimeout(timer)
+    reader.cancel().catch(() => {})
+  }
 }

@@ -36,13 +36,16 @@ export function toBase64Url(bytes: Uint8Array): string {
   return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')
 }
 
+/** The bytes of canonical unpadded base64url only: another spelling of the same bytes (spare bits set in the last character) is refused. */
 export function fromBase64Url(text: string): Uint8Array<ArrayBuffer> | undefined {
   if (!/^[A-Za-z0-9_-]*$/.test(text)) return undefined
+  let bytes: Uint8Array<ArrayBuffer>
   try {
-    return Uint8Array.from(atob(text.replace(/-/g, '+').replace(/_/g, '/')), (char) => char.charCodeAt(0))
+    bytes = Uint8Array.from(atob(text.replace(/-/g, '+').replace(/_/g, '/')), (char) => char.charCodeAt(0))
   } catch {
     return undefined
   }
+  return toBase64Url(bytes) === text ? bytes : undefined
 }
 
 export const encodeText = (text: string) => toBase64Url(encoder.encode(text))

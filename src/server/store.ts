@@ -1,7 +1,10 @@
 /**
- * Where the proxy keeps what several instances must share: the users' spend counters and the
- * Idempotency-Keys already counted. Everything else is signed into handles and needs no store.
- * Every operation is atomic on its key, so instances sharing one store count exactly.
+ * Where the proxy keeps what several instances must share: the users' spend counters and request
+ * rates, the Idempotency-Keys already counted, who each file was first issued to, the service's
+ * URLs a job's request carried, and a job's fresh status. Handles are signed and need no store.
+ * Every operation is atomic on its key, so instances sharing one store count exactly. The proxy
+ * gives every operation a second: a store slower than that, or failing, answers 503
+ * `store_unavailable` and nothing is sent to the service.
  */
 export interface ProxyStore {
   /**
@@ -14,11 +17,17 @@ export interface ProxyStore {
   claim(key: string, ttlMs: number): Promise<boolean>
   /** Removes `key`. */
   release(key: string): Promise<void>
+  /** The text at `key`, if set. */
+  get(key: string): Promise<string | undefined>
+  /** Sets `key` to `value` for `ttlMs`. */
+  set(key: string, value: string, ttlMs: number): Promise<void>
+  /** Sets `key` to `value` for `ttlMs` unless it is set; returns the value it holds (the first writer's). */
+  hold(key: string, value: string, ttlMs: number): Promise<string>
 }
 
 /** One process's store, in memory: the default, right for a single instance. */
 export function memoryStore(): ProxyStore {
-  const entries = new Map<string, { value: number; expiresAt: number }>()
+  const entries = new Map<string, { value: number; text?: string; expiresAt: number }>()
   const live = (key: string) => {
     const entry = entries.get(key)
     if (entry && entry.expiresAt <= Date.now()) {
@@ -55,6 +64,20 @@ export function memoryStore(): ProxyStore {
     async release(key) {
       entries.delete(key)
     },
+    async get(key) {
+      return live(key)?.text
+    },
+    async set(key, text, ttlMs) {
+      sweep()
+      entries.set(key, { value: 0, text, expiresAt: Date.now() + ttlMs })
+    },
+    async hold(key, text, ttlMs) {
+      sweep()
+      const held = live(key)?.text
+      if (held !== undefined) return held
+      entries.set(key, { value: 0, text, expiresAt: Date.now() + ttlMs })
+      return text
+    },
   }
 }
 
@@ -64,6 +87,15 @@ export function memoryStore(): ProxyStore {
  */
 export interface RedisEvalClient {
   eval(script: string, options: { keys: string[]; arguments: string[] }): Promise<unknown>
+  /** node-redis emits 'error' when the connection fails; with no listener, Node ends the process. */
+  on?(event: 'error', listener: (error: unknown) => void): unknown
+}
+
+export interface RedisStoreOptions {
+  /** Prepended to every key. Default `tools-proxy:`. */
+  prefix?: string
+  /** Told of the client's connection errors (the store answers 503 meanwhile). Default `console.error`. */
+  onError?: (message: string) => void
 }
 
 // Each script runs atomically on the Redis server: two instances never interleave inside one.
@@ -76,19 +108,68 @@ if exists == 0 then redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
 return value`
 const CLAIM = `return redis.call('SET', KEYS[1], '1', 'NX', 'PX', ARGV[1]) and 1 or 0`
 const RELEASE = `return redis.call('DEL', KEYS[1])`
+const GET = `return redis.call('GET', KEYS[1])`
+const SET = `return redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])`
+const HOLD = `
+local held = redis.call('GET', KEYS[1])
+if held then return held end
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+return ARGV[1]`
 
 /**
  * A store on Redis, shared by every instance of the proxy: pass a connected client you create
- * (`createClient({ url }).connect()` from the `redis` package). Keys start with `prefix`.
+ * (`createClient({ url }).connect()` from the `redis` package). Keys start with `prefix`. The
+ * store listens for the client's errors, so a lost Redis never ends the process: calls answer
+ * 503 until the client reconnects.
  */
-export function redisStore(client: RedisEvalClient, { prefix = 'tools-proxy:' }: { prefix?: string } = {}): ProxyStore {
-  const run = async (script: string, key: string, args: (string | number)[]) =>
-    Number(await client.eval(script, { keys: [prefix + key], arguments: args.map(String) }))
+export function redisStore(client: RedisEvalClient, { prefix = 'tools-proxy:', onError }: RedisStoreOptions = {}): ProxyStore {
+  let lastReported = ''
+  client.on?.('error', (error: unknown) => {
+    const message = `[tools proxy] Redis: ${error instanceof Error ? error.message || error.name : String(error)}`
+    // A reconnecting client repeats its error on every try: say it once until it changes.
+    if (message !== lastReported) (onError ?? console.error)((lastReported = message))
+  })
+  const run = (script: string, key: string, args: (string | number)[]) =>
+    client.eval(script, { keys: [prefix + key], arguments: args.map(String) })
+  const ttl = (ms: number) => Math.max(1, Math.ceil(ms))
   return {
-    increment: (key, delta, ttlMs) => run(INCREMENT, key, [Math.trunc(delta), Math.max(1, Math.ceil(ttlMs))]),
-    claim: async (key, ttlMs) => (await run(CLAIM, key, [Math.max(1, Math.ceil(ttlMs))])) === 1,
+    increment: async (key, delta, ttlMs) => Number(await run(INCREMENT, key, [Math.trunc(delta), ttl(ttlMs)])),
+    claim: async (key, ttlMs) => Number(await run(CLAIM, key, [ttl(ttlMs)])) === 1,
     release: async (key) => {
       await run(RELEASE, key, [])
     },
+    get: async (key) => {
+      const value = await run(GET, key, [])
+      return typeof value === 'string' ? value : undefined
+    },
+    set: async (key, value, ttlMs) => {
+      await run(SET, key, [value, ttl(ttlMs)])
+    },
+    hold: async (key, value, ttlMs) => String(await run(HOLD, key, [value, ttl(ttlMs)])),
+  }
+}
+
+/** The store failed or was too slow: the proxy answers 503 and sends nothing on. */
+export class StoreUnavailable extends Error {}
+
+/** The store with a time limit on every operation; a failure of either kind throws StoreUnavailable. */
+export function guardStore(store: ProxyStore, limitMs: number): ProxyStore {
+  const guard =
+    <A extends unknown[], R>(operation: (...args: A) => Promise<R>) =>
+    (...args: A): Promise<R> =>
+      new Promise<R>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new StoreUnavailable(`no answer in ${limitMs} ms`)), limitMs)
+        operation(...args).then(
+          (value) => (clearTimeout(timer), resolve(value)),
+          (error: unknown) => (clearTimeout(timer), reject(new StoreUnavailable(error instanceof Error ? error.message : String(error)))),
+        )
+      })
+  return {
+    increment: guard(store.increment.bind(store)),
+    claim: guard(store.claim.bind(store)),
+    release: guard(store.release.bind(store)),
+    get: guard(store.get.bind(store)),
+    set: guard(store.set.bind(store)),
+    hold: guard(store.hold.bind(store)),
   }
 }

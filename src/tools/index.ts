@@ -11,7 +11,7 @@ export {
 } from '../client/index.js'
 // What the server proxy answers its own refusals with, for the browser to tell them apart.
 export { PROXY_ERROR_CODES, proxyRefusalOf } from '../client/index.js'
-export type { ProxyRefusal } from '../client/index.js'
+export type { ProxyErrorCode, ProxyRefusal } from '../client/index.js'
 export type {
   ArtifactFile,
   CallOptions,

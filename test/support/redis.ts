@@ -29,10 +29,13 @@ export async function startRedis() {
   }
   const dir = mkdtempSync(join(tmpdir(), 'tools-proxy-redis-'))
   const port = await freePort()
-  const child = spawn(binary, ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no'], {
-    stdio: 'ignore',
-  })
+  const launch = () =>
+    spawn(binary, ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no'], {
+      stdio: 'ignore',
+    })
+  let child = launch()
   const url = `redis://127.0.0.1:${port}`
+  const exited = () => (child.exitCode === null && child.signalCode === null ? new Promise((resolve) => child.once('exit', resolve)) : undefined)
   const clients: { quit(): Promise<unknown> }[] = []
   /** A connected client; redis-server may take a moment to listen, so connecting is retried. */
   const connect = async () => {
@@ -50,11 +53,23 @@ export async function startRedis() {
     }
   }
   return {
+    url,
     connect,
+    /** Ends the server as a crash would, keeping its port for `revive()`. */
+    async kill() {
+      const exit = exited()
+      child.kill('SIGKILL')
+      await exit
+    },
+    /** Starts the server again on the same port. */
+    revive() {
+      child = launch()
+    },
     async stop() {
       await Promise.all(clients.map((client) => client.quit().catch(() => {})))
+      const exit = exited()
       child.kill('SIGTERM')
-      if (child.exitCode === null) await new Promise((resolve) => child.once('exit', resolve))
+      await exit
       rmSync(dir, { recursive: true, force: true })
     },
   }

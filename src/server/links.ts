@@ -1,0 +1,75 @@
+import { defaultInterpretation } from '../tools/index.js'
+
+/** Every string in a JSON value, keys included, at any depth: walked with a stack, never recursion. */
+export function stringsIn(value: unknown): string[] {
+  const found: string[] = []
+  const stack = [value]
+  while (stack.length > 0) {
+    const item = stack.pop()
+    if (typeof item === 'string') found.push(item)
+    else if (item && typeof item === 'object') {
+      for (const [key, child] of Object.entries(item)) stack.push(key, child)
+    }
+  }
+  return found
+}
+
+/** The service's file paths (under `service`, e.g. `/artifacts/a.pdf`) that these strings name. */
+export function artifactPaths(strings: Iterable<string>, service: string): Set<string> {
+  const base = `${service}/artifacts/`
+  const paths = new Set<string>()
+  for (const text of strings) {
+    for (const link of defaultInterpretation.artifacts(text, base)) paths.add(link.slice(service.length))
+  }
+  return paths
+}
+
+/** What an answer's strings become: a job id's handle, or a file link's signed proxy link. */
+export interface LinkRewrite {
+  jobId?: string
+  handle?: string
+  /** The service's file path a string names, if it names one. */
+  pathOf(text: string): string | undefined
+  /** The proxy links for these paths; a path left out keeps its text. */
+  sign(paths: string[]): Promise<Map<string, string>>
+}
+
+/** Too many links, or nesting too deep to write out again. */
+export class AnswerTooLarge extends Error {}
+
+/**
+ * Rewrites a parsed answer in place, at any depth: the job id becomes the user's handle and file
+ * links become signed proxy links (at most `maxLinks` distinct files). Returns the JSON text.
+ */
+export async function rewriteAnswer(body: unknown, rewrite: LinkRewrite, maxLinks: number): Promise<string> {
+  const links: { holder: Record<string, unknown>; key: string; path: string }[] = []
+  const paths = new Set<string>()
+  const root = { value: body } as Record<string, unknown>
+  const stack: [Record<string, unknown>, string][] = [[root, 'value']]
+  while (stack.length > 0) {
+    const [holder, key] = stack.pop()!
+    const value = holder[key]
+    if (typeof value === 'string') {
+      if (rewrite.handle && value === rewrite.jobId) holder[key] = rewrite.handle
+      else {
+        const path = rewrite.pathOf(value)
+        if (path === undefined) continue
+        links.push({ holder, key, path })
+        paths.add(path)
+        if (paths.size > maxLinks) throw new AnswerTooLarge(`more than ${maxLinks} files in one answer`)
+      }
+    } else if (value && typeof value === 'object') {
+      for (const child of Object.keys(value)) stack.push([value as Record<string, unknown>, child])
+    }
+  }
+  const signed = await rewrite.sign([...paths])
+  for (const { holder, key, path } of links) {
+    const link = signed.get(path)
+    if (link !== undefined) holder[key] = link
+  }
+  try {
+    return JSON.stringify(root.value)
+  } catch (error) {
+    throw error instanceof RangeError ? new AnswerTooLarge('nested too deeply to pass on') : error
+  }
+}
