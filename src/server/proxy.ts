@@ -286,7 +286,6 @@ export function createToolsProxy(options: ToolsProxyOptions): ToolsProxy {
             onChunk: timer.touch,
             onExceeded: () => {
               exceeded = true
-              // Abort before the stream errors: a runtime must never send a cut body as whole.
               timer.abort(new UpstreamFailure('too-large', 'the upload is too large'))
             },
             onEnd: () => {
@@ -540,7 +539,11 @@ function decodeSegment(segment: string): string {
   }
 }
 
-/** Passes a body on chunk by chunk, failing it once more than `max` bytes went by. */
+/**
+ * Passes a body on chunk by chunk until more than `max` bytes went by; then `onExceeded` (which
+ * aborts the request) and nothing more, the stream neither ending nor failing: a runtime that
+ * turns a failed stream into the end of the body (workerd does) must not send a cut file as whole.
+ */
 function byteLimit(
   max: number,
   on: { onChunk: () => void; onExceeded: () => void; onEnd: () => void },
@@ -548,14 +551,15 @@ function byteLimit(
   let seen = 0
   return new TransformStream({
     transform(chunk, controller) {
+      if (seen > max) return
       seen += chunk.byteLength
       on.onChunk()
-      if (seen > max) {
-        on.onExceeded()
-        controller.error(new RangeError('The upload is too large.'))
-      } else controller.enqueue(chunk)
+      if (seen > max) on.onExceeded()
+      else controller.enqueue(chunk)
     },
-    flush: on.onEnd,
+    flush() {
+      if (seen <= max) on.onEnd()
+    },
   })
 }
 
