@@ -188,7 +188,7 @@ describe('the server proxy', () => {
     expect((await browser('alice').artifact(job.artifacts[0]!)).size).toBeGreaterThan(0)
   })
 
-  it('expires file links', async () => {
+  it('expires file links, artifactTtlMs after they were handed out (rounded up to the minute)', async () => {
     const { browser } = await startProxy({ artifactTtlMs: 60_000 })
     const job = await browser('alice').run('pdf/create', exampleInput('pdf/create'))
     // Only the clock moves: the HTTP round trips still run on real timers.
@@ -196,7 +196,7 @@ describe('the server proxy', () => {
     try {
       vi.setSystemTime(Date.now() + 59_000)
       expect((await browser('alice').artifact(job.artifacts[0]!)).size).toBeGreaterThan(0)
-      vi.setSystemTime(Date.now() + 1_000)
+      vi.setSystemTime(Date.now() + 61_000)
       const stale = await browser('alice').artifact(job.artifacts[0]!).catch((error: ToolsError) => error)
       expect(stale).toMatchObject({ kind: 'not-found' })
     } finally {

@@ -55,7 +55,7 @@ export interface ToolsProxyOptions {
   downloadOrigins?: readonly string[]
   /** Origins besides the request's own whose pages may POST (another site of yours). Default none. */
   allowedOrigins?: readonly string[]
-  /** How long an artifact link handed to the browser works, in ms. Default one hour (a new job read gives fresh links). */
+  /** How long an artifact link handed to the browser works, in ms, rounded up to the minute. Default one hour (a new job read gives fresh links). */
   artifactTtlMs?: number
   /** A fetch to reach the service with, instead of the global one. */
   fetch?: typeof fetch
@@ -81,6 +81,8 @@ const MAX_LINKS = 1000
 const STORE_LIMIT = 1000
 /** What is remembered of a job (its request's service URLs) and of a file (its first user). */
 const MEMORY_TTL = 7 * 24 * 60 * 60 * 1000
+/** Signed links remembered, at most. */
+const SIGNED_LINKS_KEPT = 10_000
 /** How much of an upload is read before a refusal, so the browser sees the answer, not a reset. */
 const DRAIN_CAP = 8 * 1024 * 1024
 
@@ -90,6 +92,9 @@ const DRAIN_CAP = 8 * 1024 * 1024
  * Workers have no 'error' mode: there, 'manual', which never resends a body either.
  */
 const UPLOAD_REDIRECT: RequestRedirect = globalThis.navigator?.userAgent === 'Cloudflare-Workers' ? 'manual' : 'error'
+
+/** The service's answer as the proxy passes it on: its status, the headers that may cross, its body's text. */
+type Answer = Pick<JobSnapshot, 'status' | 'headers' | 'body'>
 
 /** What a request under `basePath` asks for; nothing else is routed. */
 type Route =
@@ -118,6 +123,8 @@ export function createToolsProxy(options: ToolsProxyOptions): ToolsProxy {
   const artifactBase = `${service}/artifacts/`
   const byPath = new Map<string, Tool>(TOOLS.map((tool) => [tool.path, tool]))
   const fetcher = options.fetch ?? globalThis.fetch
+  /** Links signed lately, by user, tool, file and expiry: the same link is not signed twice. */
+  const signedLinks = new Map<string, string>()
 
   let lastKey = typeof options.apiKey === 'string' ? options.apiKey : ''
   const apiKey = async () => (lastKey = typeof options.apiKey === 'function' ? await options.apiKey() : options.apiKey)
@@ -143,6 +150,13 @@ export function createToolsProxy(options: ToolsProxyOptions): ToolsProxy {
     }
   }
 
+  /** The service's answer, read whole up to `maxAnswerBytes`, with the headers that may cross. */
+  const answerOf = async (upstream: Response): Promise<Answer> => ({
+    status: upstream.status,
+    headers: relayedHeaders(upstream.headers),
+    body: await readCapped(upstream, maxAnswerBytes),
+  })
+
   const jobStatus = createJobStatus(
     store,
     async (toolPath, jobId) => {
@@ -151,9 +165,9 @@ export function createToolsProxy(options: ToolsProxyOptions): ToolsProxy {
       try {
         const upstream = await toService(`${service}${toolPath}/jobs/${encodeURIComponent(jobId)}`, { signal: timer.signal })
         if (isRedirect(upstream)) throw new UpstreamFailure('redirect', 'a job read was redirected')
-        const body = await readCapped(upstream, maxAnswerBytes)
-        const ok = upstream.status >= 200 && upstream.status < 300
-        return { status: upstream.status, body, headers: relayedHeaders(upstream.headers), readAt: Date.now(), terminal: ok && endedIn(body) }
+        const answer = await answerOf(upstream)
+        const ok = answer.status >= 200 && answer.status < 300
+        return { ...answer, readAt: Date.now(), terminal: ok && endedIn(answer.body) }
       } catch (error) {
         throw failureOf(error, timer)
       } finally {
@@ -311,7 +325,7 @@ export function createToolsProxy(options: ToolsProxyOptions): ToolsProxy {
       // What the user wrote into the request is never signed as a file of theirs; a body the
       // proxy could not read may hold anything, so then no link of the answer is signed.
       const written = parsed ? artifactPaths(parsed.strings, service) : form ? formPaths(form.fields()) : opaque ? 'unknown' : new Set<string>()
-      return await relay(upstream, user, tool, { written, created: true })
+      return await relay(await answerOf(upstream), user, tool, { written, created: true })
     } catch (error) {
       if (error instanceof AnswerTooLarge || error instanceof StoreUnavailable) throw error
       if (exceeded) {
@@ -352,8 +366,7 @@ export function createToolsProxy(options: ToolsProxyOptions): ToolsProxy {
     }
     const kept = await store.get(`written:${jobId}`)
     const written = kept ? (JSON.parse(kept) as string[] | 'unknown') : []
-    const upstream = new Response(snapshot.body, { status: snapshot.status, headers: snapshot.headers })
-    return relay(upstream, user, tool, { jobId, handle, written: written === 'unknown' ? written : new Set(written) })
+    return relay(snapshot, user, tool, { jobId, handle, written: written === 'unknown' ? written : new Set(written) })
   }
 
   async function artifact(request: Request, user: ProxyUser, token: string): Promise<Response> {
@@ -367,7 +380,7 @@ export function createToolsProxy(options: ToolsProxyOptions): ToolsProxy {
       // Headers are in: the file itself may take as long as it takes to stream.
       timer.stop()
       const upstream = await followDownload(first, service + opened.path, downloadOrigins, fetcher, request.signal)
-      return upstream.ok ? downloadAnswer(upstream, opened.path) : relay(upstream, user)
+      return upstream.ok ? downloadAnswer(upstream, opened.path) : relay(await answerOf(upstream), user)
     } catch (error) {
       return upstreamFailed('GET /artifacts', failureOf(error, timer), request)
     } finally {
@@ -380,25 +393,24 @@ export function createToolsProxy(options: ToolsProxyOptions): ToolsProxy {
    * and the file links the service minted by this user's signed links; anything else as plain text.
    */
   async function relay(
-    upstream: Response,
+    upstream: Answer,
     user: ProxyUser,
     tool?: Tool,
     job: { jobId?: string; handle?: string; written?: Set<string> | 'unknown'; created?: boolean } = {},
   ): Promise<Response> {
     if (upstream.status === 401) {
-      await upstream.body?.cancel()
       report('the service refused the API key (401): check the proxy’s apiKey')
       return errorAnswer(502, 'serviceRefusedKey', 'The tools service refused this site’s credentials.')
     }
-    const headers = relayedHeaders(upstream.headers)
-    const text = await readCapped(upstream, maxAnswerBytes)
+    const { headers, status } = upstream
     let body: unknown
     try {
-      body = JSON.parse(text)
+      body = JSON.parse(upstream.body)
     } catch {
-      return new Response(text, { status: upstream.status, headers: { ...headers, 'Content-Type': 'text/plain; charset=utf-8' } })
+      return new Response(upstream.body, { status, headers: { ...headers, 'Content-Type': 'text/plain; charset=utf-8' } })
     }
-    const created = job.created && upstream.ok && tool?.mode === 'deferred' ? (body as { jobId?: unknown })?.jobId : undefined
+    const ok = status >= 200 && status < 300
+    const created = job.created && ok && tool?.mode === 'deferred' ? (body as { jobId?: unknown })?.jobId : undefined
     const jobId = job.jobId ?? (typeof created === 'string' ? created : undefined)
     // A poll's handle is the one the browser sent: no need to sign it again.
     const handle = job.handle ?? (jobId && tool ? await handles.job(user.user, tool.id, jobId) : undefined)
@@ -407,7 +419,8 @@ export function createToolsProxy(options: ToolsProxyOptions): ToolsProxy {
     if (typeof created === 'string' && (written === 'unknown' || written.size > 0)) {
       await store.set(`written:${created}`, JSON.stringify(written === 'unknown' ? written : [...written]), MEMORY_TTL)
     }
-    const expiresAt = Date.now() + artifactTtl
+    // Links expire on the minute, so a poll of a job whose files did not change reuses their signatures.
+    const expiresAt = Math.ceil((Date.now() + artifactTtl) / 60_000) * 60_000
     const json = await rewriteAnswer(
       body,
       {
@@ -422,8 +435,15 @@ export function createToolsProxy(options: ToolsProxyOptions): ToolsProxy {
               if (written.has(path)) return
               // The second wall: a file goes to the first user it was issued to, and no other.
               if ((await store.hold(`owner:${path}`, user.user, MEMORY_TTL)) !== user.user) return
-              const token = await handles.artifact(user.user, tool.id, path, expiresAt)
-              signed.set(path, `${basePath}/artifacts/${token}/${encodeURIComponent(fileNameOf(path))}`)
+              const key = JSON.stringify([user.user, tool.id, path, expiresAt])
+              let link = signedLinks.get(key)
+              if (!link) {
+                const token = await handles.artifact(user.user, tool.id, path, expiresAt)
+                link = `${basePath}/artifacts/${token}/${encodeURIComponent(fileNameOf(path))}`
+                if (signedLinks.size >= SIGNED_LINKS_KEPT) signedLinks.clear()
+                signedLinks.set(key, link)
+              }
+              signed.set(path, link)
             }),
           )
           return signed
@@ -431,7 +451,7 @@ export function createToolsProxy(options: ToolsProxyOptions): ToolsProxy {
       },
       MAX_LINKS,
     )
-    return new Response(json, { status: upstream.status, headers: { ...headers, 'Content-Type': 'application/json' } })
+    return new Response(json, { status, headers: { ...headers, 'Content-Type': 'application/json' } })
   }
 
   const toolNotAllowed = (tool: string) =>
