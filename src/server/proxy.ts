@@ -262,7 +262,7 @@ export function createToolsProxy(options: ToolsProxyOptions): ToolsProxy {
     errorAnswer(413, 'uploadTooLarge', `The upload is larger than ${maxBytes} bytes.`, { details: { maxBytes } })
 
   async function call(request: Request, user: ProxyUser, tool: Tool): Promise<Response> {
-    if (Number(request.headers.get('content-length')) > maxUploadBytes) return tooLarge(maxUploadBytes)
+    if (Number(request.headers.get('content-length')) > maxUploadBytes) return refuse(request, tooLarge(maxUploadBytes))
     const contentType = request.headers.get('content-type') ?? ''
     const json = tool.body === 'json' && /^application\/json\b/i.test(contentType)
     const parsed = json ? await jsonBody(request, tool) : undefined
@@ -274,9 +274,12 @@ export function createToolsProxy(options: ToolsProxyOptions): ToolsProxy {
     const idempotencyKey = clientKey ? await handles.idempotencyKey(user.user, clientKey) : undefined
     const giveBack = await reserve(user.user, tool, idempotencyKey)
     if (!giveBack) {
-      return errorAnswer(402, 'userLimit', 'This user has made all the calls allowed for now.', {
-        details: limits && { limit: limits.calls, windowMs: limits.windowMs },
-      })
+      return refuse(
+        request,
+        errorAnswer(402, 'userLimit', 'This user has made all the calls allowed for now.', {
+          details: limits && { limit: limits.calls, windowMs: limits.windowMs },
+        }),
+      )
     }
 
     const timer = upstreamTimer(timeoutMs, request.signal)
