@@ -136,6 +136,12 @@ describe('a provider given a client', () => {
   })
 })
 
+it('a relative base URL and its absolute spelling are one fingerprint', async () => {
+  const { fingerprint } = await import('../src/react/fingerprint.js')
+  expect(fingerprint('/api/tools', undefined)).toBe(fingerprint(`${location.origin}/api/tools/`, undefined))
+  expect(fingerprint('/api/tools', undefined)).not.toBe(fingerprint('/api/tools', undefined, 'alice'))
+})
+
 describe('one browser, several people behind a proxy', () => {
   let signedIn: string | null = null
   beforeEach(() => {
@@ -253,7 +259,7 @@ describe('one browser, several people behind a proxy', () => {
     ))
     signedIn = 'alice'
     const client = await proxyClient(kit)
-    let forgetRuns: (() => Promise<void>) | undefined
+    let forgetRuns: ((user?: string) => Promise<void>) | undefined
     function SignOut() {
       forgetRuns = kit.useForgetRuns()
       return null
@@ -274,7 +280,9 @@ describe('one browser, several people behind a proxy', () => {
     await act(() => forgetRuns!())
     await advance(100)
     expect(screen.queryAllByRole('listitem')).toHaveLength(0)
-    // Bob's run stays for Bob.
+    // Bob's run stays for Bob, until his own runs are forgotten by his id.
     expect(Object.keys(localStorage)).toHaveLength(1)
+    await act(() => forgetRuns!('bob'))
+    expect(Object.keys(localStorage)).toEqual([])
   })
 })
