@@ -220,6 +220,41 @@ describe('one browser, several people behind a proxy', () => {
     expect(service.bills()).toBe(1)
   })
 
+  it('a sign-in without a reload drops the last person’s unfinished run from view and stops polling it', async () => {
+    signedIn = 'alice'
+    const kit = await loadPage()
+    const client = await proxyClient(kit)
+    const page = pdfPage(kit)
+    const queryClient = new QueryClient()
+    const view = (user: string) => (
+      <kit.ToolsProvider client={client} user={user} queryClient={queryClient}>
+        <page.PdfRunner />
+        <kit.RecentRuns />
+      </kit.ToolsProvider>
+    )
+    const { rerender } = render(view('alice'))
+    act(() => page.latest.pdf!.run({ objectId: 'obj_demo' }))
+    await advanceUntil(() => Boolean(page.latest.pdf!.job))
+    const jobId = page.latest.pdf!.job!.jobId
+    expect(page.shown()).toBe(`${page.latest.pdf!.phase} ${jobId}`)
+
+    signedIn = 'bob'
+    rerender(view('bob'))
+    await advance(100)
+    const pollsBefore = polls().length
+    await advance(10_000)
+    expect(page.shown()).toBe('idle -')
+    expect(screen.queryAllByRole('listitem')).toHaveLength(0)
+    expect(polls().slice(pollsBefore)).toEqual([])
+
+    // Alice signs in again: her run is back, followed to its end.
+    signedIn = 'alice'
+    rerender(view('alice'))
+    await advanceUntil(() => page.shown() === `succeeded ${jobId}`, 40_000)
+    expect(page.shown()).toBe(`succeeded ${jobId}`)
+    expect(service.bills()).toBe(1)
+  })
+
   it('with no user, keeps runs in this page’s memory only, and says once how to keep them', async () => {
     signedIn = 'alice'
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})
