@@ -136,6 +136,12 @@ describe('a provider given a client', () => {
   })
 })
 
+it('a relative base URL and its absolute spelling are one fingerprint', async () => {
+  const { fingerprint } = await import('../src/react/fingerprint.js')
+  expect(fingerprint('/api/tools', undefined)).toBe(fingerprint(`${location.origin}/api/tools/`, undefined))
+  expect(fingerprint('/api/tools', undefined)).not.toBe(fingerprint('/api/tools', undefined, 'alice'))
+})
+
 describe('one browser, several people behind a proxy', () => {
   let signedIn: string | null = null
   beforeEach(() => {
@@ -214,6 +220,41 @@ describe('one browser, several people behind a proxy', () => {
     expect(service.bills()).toBe(1)
   })
 
+  it('a sign-in without a reload drops the last person’s unfinished run from view and stops polling it', async () => {
+    signedIn = 'alice'
+    const kit = await loadPage()
+    const client = await proxyClient(kit)
+    const page = pdfPage(kit)
+    const queryClient = new QueryClient()
+    const view = (user: string) => (
+      <kit.ToolsProvider client={client} user={user} queryClient={queryClient}>
+        <page.PdfRunner />
+        <kit.RecentRuns />
+      </kit.ToolsProvider>
+    )
+    const { rerender } = render(view('alice'))
+    act(() => page.latest.pdf!.run({ objectId: 'obj_demo' }))
+    await advanceUntil(() => Boolean(page.latest.pdf!.job))
+    const jobId = page.latest.pdf!.job!.jobId
+    expect(page.shown()).toBe(`${page.latest.pdf!.phase} ${jobId}`)
+
+    signedIn = 'bob'
+    rerender(view('bob'))
+    await advance(100)
+    const pollsBefore = polls().length
+    await advance(10_000)
+    expect(page.shown()).toBe('idle -')
+    expect(screen.queryAllByRole('listitem')).toHaveLength(0)
+    expect(polls().slice(pollsBefore)).toEqual([])
+
+    // Alice signs in again: her run is back, followed to its end.
+    signedIn = 'alice'
+    rerender(view('alice'))
+    await advanceUntil(() => page.shown() === `succeeded ${jobId}`, 40_000)
+    expect(page.shown()).toBe(`succeeded ${jobId}`)
+    expect(service.bills()).toBe(1)
+  })
+
   it('with no user, keeps runs in this page’s memory only, and says once how to keep them', async () => {
     signedIn = 'alice'
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})
@@ -253,7 +294,7 @@ describe('one browser, several people behind a proxy', () => {
     ))
     signedIn = 'alice'
     const client = await proxyClient(kit)
-    let forgetRuns: (() => Promise<void>) | undefined
+    let forgetRuns: ((user?: string) => Promise<void>) | undefined
     function SignOut() {
       forgetRuns = kit.useForgetRuns()
       return null
@@ -272,9 +313,12 @@ describe('one browser, several people behind a proxy', () => {
     expect(screen.getAllByRole('listitem')).toHaveLength(1)
 
     await act(() => forgetRuns!())
-    await advance(100)
+    // The page is still mounted (sign-out has not changed `user` yet): nothing is written back.
+    await advance(10_000)
     expect(screen.queryAllByRole('listitem')).toHaveLength(0)
-    // Bob's run stays for Bob.
+    // Bob's run stays for Bob, until his own runs are forgotten by his id.
     expect(Object.keys(localStorage)).toHaveLength(1)
+    await act(() => forgetRuns!('bob'))
+    expect(Object.keys(localStorage)).toEqual([])
   })
 })

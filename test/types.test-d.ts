@@ -17,7 +17,7 @@ import {
   type ToolsErrorKind,
   type UseToolResult,
 } from '../src/components/index.js'
-import { toolHooks, useValuationRent } from '../src/react/index.js'
+import { toolHooks, useForgetRuns, useValuationRent, type ToolsProviderProps } from '../src/react/index.js'
 
 const client = createToolsClient({ baseUrl: 'https://tools.example/v1', apiKey: 'key' })
 
@@ -75,5 +75,11 @@ describe('the catalogue’s derived types', () => {
     expectTypeOf<ToolsError['kind']>().toEqualTypeOf<ToolsErrorKind>()
     expectTypeOf<'unexpected'>().toExtend<ToolsErrorKind>()
     expectTypeOf<'timeout-of-my-own'>().not.toExtend<ToolsErrorKind>()
+  })
+
+  it('run ownership: the provider names who is signed in; forgetting runs takes that person or another', () => {
+    expectTypeOf<ToolsProviderProps['user']>().toEqualTypeOf<string | undefined>()
+    expectTypeOf(useForgetRuns).returns.toEqualTypeOf<(user?: string) => Promise<void>>()
+    expectTypeOf(client).toHaveProperty('apiKey')
   })
 })

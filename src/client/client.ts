@@ -345,7 +345,6 @@ export function createClient(tools: readonly ToolDefinition[], options: ToolsCli
 
   return {
     baseUrl: options.baseUrl,
-    apiKey: options.apiKey,
     pollInterval,
     interpret,
     run: typed(run),

@@ -55,15 +55,6 @@ function tryKey(read: () => string | Promise<string>): string | Promise<string> 
 
 let warnedAnonymous = false
 
-/** Development builds only: a bundler turns this into `false` for production. */
-function isDevelopment(): boolean {
-  try {
-    return process.env.NODE_ENV !== 'production'
-  } catch {
-    return false // no bundler and no Node: say nothing
-  }
-}
-
 /** Supplies the client, the query cache and the UI strings to every hook and component below it. */
 export function ToolsProvider(props: ToolsProviderProps) {
   const { queryClient, billingUrl, messages, children, user, client: given } = props
@@ -83,7 +74,10 @@ export function ToolsProvider(props: ToolsProviderProps) {
   const anonymous = !apiKey && !user && props.journal === undefined
   const journal = anonymous ? journals.memory : journals.kept
   useEffect(() => {
-    if (!anonymous || warnedAnonymous || !isDevelopment()) return
+    // Written inline, as React libraries do, so a production build folds it to `false` and drops
+    // the message; `typeof process` keeps a page with no bundler and no Node from throwing.
+    if (typeof process === 'undefined' || process.env.NODE_ENV === 'production') return
+    if (!anonymous || warnedAnonymous) return
     warnedAnonymous = true
     console.warn(
       '@cabinet/tools-react: <ToolsProvider> has no `user` behind a proxy, so runs are kept in memory and a reload loses them from view. ' +

@@ -13,8 +13,17 @@ const PERSON = '~'
  */
 export function fingerprint(baseUrl: string, key: string | null | undefined, user?: string): string {
   // A key function not yet answered (null) has a fingerprint of its own, matching no journaled run.
-  const base = `${hashText(baseUrl.replace(/\/+$/, ''))}.${key ? hashText(key) : key === null ? '?' : 'none'}`
+  const base = `${hashText(resolved(baseUrl))}.${key ? hashText(key) : key === null ? '?' : 'none'}`
   return user ? `${base}${PERSON}${personOf(user)}` : base
+}
+
+/** The base URL as requests resolve it (a relative one against the page), so both spellings are one. */
+function resolved(baseUrl: string): string {
+  try {
+    return new URL(baseUrl, (globalThis as { location?: { href: string } }).location?.href).href.replace(/\/+$/, '')
+  } catch {
+    return baseUrl // not a URL: the client refuses it before any request
+  }
 }
 
 /** The hashed id of a person, as it ends their fingerprints. */

@@ -90,6 +90,8 @@ export function createJournal(store: JournalStore | null): Journal {
   const listeners = new Set<() => void>()
   const changed = () => listeners.forEach((listener) => listener())
   const keyOf = (run: Pick<Run, 'fingerprint' | 'id'>) => `${PREFIX}${run.fingerprint}/${run.id}`
+  // Runs forgotten at a sign-out: a hook still following one (its next poll) never writes it back.
+  const forgotten = new Set<string>()
   return {
     async list(fingerprint) {
       if (!store) return []
@@ -105,6 +107,7 @@ export function createJournal(store: JournalStore | null): Journal {
       return runs.filter((run) => !stale.includes(run))
     },
     async put(run) {
+      if (forgotten.has(keyOf(run))) return
       await store?.set(keyOf(run), run)
       changed()
     },
@@ -114,7 +117,9 @@ export function createJournal(store: JournalStore | null): Journal {
     },
     async forget(user) {
       for (const key of store ? [...(await store.keys())] : []) {
-        if (key.startsWith(PREFIX) && belongsTo(key.slice(PREFIX.length, key.lastIndexOf('/')), user)) await store!.remove(key)
+        if (!key.startsWith(PREFIX) || !belongsTo(key.slice(PREFIX.length, key.lastIndexOf('/')), user)) continue
+        forgotten.add(key)
+        await store!.remove(key)
       }
       changed()
     },

@@ -16,6 +16,7 @@ import {
 } from '../tools/index.js'
 import { abortError, failedJobError, newIdempotencyKey, toToolsError } from '../tools/internal.js'
 import { useToolsContext } from './context.js'
+import { belongsTo } from './fingerprint.js'
 import type { Run } from './journal.js'
 import { jobQueryOptions } from './jobQuery.js'
 import { queryKey } from './keys.js'
@@ -100,7 +101,7 @@ function splitInput(input: unknown): Pick<Run, 'input' | 'file'> {
 export function useTool<T extends ToolId>(tool: T, options: UseToolOptions = {}): UseToolResult<T> {
   const { scope } = options
   const context = useToolsContext()
-  const { client, fingerprint, journal, clientFor, pollInterval } = context
+  const { client, fingerprint, user, journal, clientFor, pollInterval } = context
   const queryClient = useQueryClient()
   const deferred = getTool(tool)?.mode === 'deferred'
   const [uploadProgress, setUploadProgress] = useState<UploadProgress | null>(null)
@@ -245,6 +246,11 @@ export function useTool<T extends ToolId>(tool: T, options: UseToolOptions = {})
     [runAsync],
   )
 
+  // Another person's run is no longer this hook's to show or keep (see the key change below).
+  useEffect(() => {
+    if (journaled.current && !belongsTo(journaled.current.fingerprint, user)) journaled.current = undefined
+  }, [user])
+
   // While mounted, resume the newest run of this tool (and scope) nobody has seen the end of.
   useEffect(() => {
     if (!deferred) return
@@ -282,10 +288,11 @@ export function useTool<T extends ToolId>(tool: T, options: UseToolOptions = {})
 
   // On a key change, a finished run of the old key leaves the view (it is journaled); an
   // unfinished one stays, followed to its end with the key that created it, never dropped.
-  const [viewedFingerprint, setViewedFingerprint] = useState(fingerprint)
-  if (viewedFingerprint !== fingerprint) {
-    setViewedFingerprint(fingerprint)
-    if (isTerminal(job?.phase ?? current?.phase)) setCurrent(undefined)
+  // Another person's run leaves at once, finished or not: it is theirs to see and poll.
+  const [viewed, setViewed] = useState({ fingerprint, user })
+  if (viewed.fingerprint !== fingerprint) {
+    setViewed({ fingerprint, user })
+    if (viewed.user !== user || isTerminal(job?.phase ?? current?.phase)) setCurrent(undefined)
   }
   // A sync run's answer or a refusal shows under the key that sent it, not the next one.
   const ownMutation = mutation.variables?.fingerprint === fingerprint

@@ -36,5 +36,6 @@ export interface ToolsClient {
 }
 
 export function createToolsClient(options: ToolsClientOptions): ToolsClient {
-  return createClient(TOOLS, options) as unknown as ToolsClient
+  // The key rides along (here, not in the framework-free client) for the React layer's fingerprint.
+  return Object.assign(createClient(TOOLS, options), { apiKey: options.apiKey }) as unknown as ToolsClient
 }
