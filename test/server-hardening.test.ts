@@ -5,6 +5,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { createToolsProxy, memoryStore, type ProxyStore, type ToolsProxyOptions } from '../src/server/index.js'
 import { createToolsClient, PROXY_ERROR_CODES, TOOLS, type ToolsError } from '../src/tools/index.js'
+import { listen } from './support/http.js'
 
 const SERVICE = 'https://tools.cabinet.test/v1'
 const SITE = 'https://partner.test'
@@ -186,6 +187,25 @@ describe('redirects', () => {
     expect(read.status).toBe(502)
     expect(read.headers.get('location')).toBeNull()
     expect(await codeOf(read)).toBe(PROXY_ERROR_CODES.upstreamRedirect)
+  })
+
+  it('answers 502 upstream_redirect to a redirected upload over real HTTP, and sends it nowhere else', async () => {
+    const service = await listen(async (request) => {
+      await request.arrayBuffer()
+      return new Response(null, { status: 307, headers: { location: 'http://127.0.0.1:9/elsewhere' } })
+    })
+    try {
+      const { send } = proxyWith({ baseUrl: `${service.url}/v1`, fetch: undefined })
+      const form = new FormData()
+      form.set('data', '{}')
+      form.set('image', new Blob(['png']), 'room.png')
+      const response = await send('alice', '/photo/enhance', { method: 'POST', body: form })
+      expect(response.status).toBe(502)
+      expect(response.headers.get('location')).toBeNull()
+      expect(await codeOf(response)).toBe(PROXY_ERROR_CODES.upstreamRedirect)
+    } finally {
+      await service.close()
+    }
   })
 
   it('follows a download only to downloadOrigins, without the key', async () => {

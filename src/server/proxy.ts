@@ -160,7 +160,7 @@ export function createToolsProxy(options: ToolsProxyOptions): ToolsProxy {
   const jobStatus = createJobStatus(
     store,
     async (toolPath, jobId) => {
-      const timer = upstreamTimer(timeoutMs, new AbortController().signal)
+      const timer = upstreamTimer(timeoutMs)
       timer.start()
       try {
         const upstream = await toService(`${service}${toolPath}/jobs/${encodeURIComponent(jobId)}`, { signal: timer.signal })

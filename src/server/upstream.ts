@@ -16,9 +16,9 @@ export const isRedirect = (response: Response) => response.type === 'opaqueredir
 /**
  * A timer for one request to the service: `start()` arms it (after an upload has gone by, or at
  * once for a read), `touch()` re-arms it while an upload is moving; when it fires, the request is
- * aborted as a timeout. `signal` also carries the page's own abort.
+ * aborted as a timeout. `signal` also carries the page's own abort (none for a read shared by many pages).
  */
-export function upstreamTimer(timeoutMs: number, pageSignal: AbortSignal) {
+export function upstreamTimer(timeoutMs: number, pageSignal?: AbortSignal) {
   const controller = new AbortController()
   let timer: ReturnType<typeof setTimeout> | undefined
   let timedOut = false
@@ -30,15 +30,15 @@ export function upstreamTimer(timeoutMs: number, pageSignal: AbortSignal) {
     }, timeoutMs)
   }
   const onPageAbort = () => controller.abort(new UpstreamFailure('aborted', 'the page went away'))
-  if (pageSignal.aborted) onPageAbort()
-  else pageSignal.addEventListener('abort', onPageAbort, { once: true })
+  if (pageSignal?.aborted) onPageAbort()
+  else pageSignal?.addEventListener('abort', onPageAbort, { once: true })
   return {
     signal: controller.signal,
     start,
     touch: start,
     stop() {
       clearTimeout(timer)
-      pageSignal.removeEventListener('abort', onPageAbort)
+      pageSignal?.removeEventListener('abort', onPageAbort)
     },
     get timedOut() {
       return timedOut
