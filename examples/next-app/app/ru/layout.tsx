@@ -2,10 +2,11 @@
 import { ToolsProvider } from '@cabinet/tools-react'
 import { ru } from '@cabinet/tools-react/locales/ru'
 import type { ReactNode } from 'react'
+import { signedInUserId } from '../../lib/session'
 
-export default function RussianLayout({ children }: { children: ReactNode }) {
+export default async function RussianLayout({ children }: { children: ReactNode }) {
   return (
-    <ToolsProvider baseUrl="/api/tools" messages={ru}>
+    <ToolsProvider baseUrl="/api/tools" messages={ru} user={await signedInUserId()}>
       {children}
     </ToolsProvider>
   )
