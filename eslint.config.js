@@ -5,15 +5,20 @@ import globals from 'globals'
 import tseslint from 'typescript-eslint'
 
 /**
- * A folder's import rule: a relative import that leaves the folder must name one of `allowed`
- * (paths under src, e.g. `tools/index.js`); `packages` lists bare imports it must not make.
+ * A layer's import rule: a relative import that leaves the layer's folder must name one of
+ * `allowed` (paths under src, e.g. `tools/index.js`); `packages` lists bare imports it must not
+ * make. A file in a sub-folder climbs one `../` more to leave the layer, so each depth (down to
+ * four folders) gets its own pattern, and every file below the folder is checked.
  */
-function layer(files, allowed, message, packages = []) {
+function layer(folder, allowed, message, packages = []) {
   const escaped = allowed.map((path) => path.replace(/[.]/g, '\\.'))
-  const regex = allowed.length > 0 ? `^\\.\\./(?!(${escaped.join('|')})$)` : '^\\.\\./'
-  const patterns = [{ regex, message }]
-  if (packages.length > 0) patterns.push({ group: packages, message })
-  return [{ files: [files], rules: { 'no-restricted-imports': ['error', { patterns }] } }]
+  return [0, 1, 2, 3].map((depth) => {
+    const up = '\\.\\./'.repeat(depth + 1)
+    const regex = allowed.length > 0 ? `^${up}(?!(${escaped.join('|')})$)` : `^${up}`
+    const patterns = [{ regex, message }]
+    if (packages.length > 0) patterns.push({ group: packages, message })
+    return { files: [`src/${folder}/${'*/'.repeat(depth)}*.{ts,tsx}`], rules: { 'no-restricted-imports': ['error', { patterns }] } }
+  })
 }
 
 export default defineConfig([
@@ -28,10 +33,10 @@ export default defineConfig([
   },
   // The layers, enforced: client ← tools ← react ← components, mock and server beside on tools.
   // Each folder names the one surface below it that it may import; anything else up a folder is refused.
-  ...layer('src/client/**', [], 'client is the bottom layer: it imports no other folder of src, and no React.', ['react', 'react-dom', '@tanstack/*']),
-  ...layer('src/tools/**', ['client/index.js'], 'tools imports only the client\'s public surface (../client/index.js).', ['react', 'react-dom', '@tanstack/*']),
-  ...layer('src/react/*.{ts,tsx}', ['tools/index.js', 'tools/internal.js'], 'react imports only tools (../tools/index.js, ../tools/internal.js).'),
-  ...layer('src/components/**', ['react/index.js', 'react/internal.js'], 'components import only the React layer (../react/index.js, ../react/internal.js).'),
-  ...layer('src/mock/*.ts', ['tools/index.js'], 'mock imports only the public surface of tools (../tools/index.js).', ['react', 'react-dom', '@tanstack/*']),
-  ...layer('src/server/**', ['tools/index.js', 'tools/internal.js'], 'server imports only tools (../tools/index.js).', ['react', 'react-dom', '@tanstack/*']),
+  ...layer('client', [], 'client is the bottom layer: it imports no other folder of src, and no React.', ['react', 'react-dom', '@tanstack/*']),
+  ...layer('tools', ['client/index.js'], 'tools imports only the client\'s public surface (../client/index.js).', ['react', 'react-dom', '@tanstack/*']),
+  ...layer('react', ['tools/index.js', 'tools/internal.js'], 'react imports only tools (../tools/index.js, ../tools/internal.js).'),
+  ...layer('components', ['react/index.js', 'react/internal.js'], 'components import only the React layer (../react/index.js, ../react/internal.js).'),
+  ...layer('mock', ['tools/index.js'], 'mock imports only the public surface of tools (../tools/index.js).', ['react', 'react-dom', '@tanstack/*']),
+  ...layer('server', ['tools/index.js', 'tools/internal.js'], 'server imports only tools (../tools/index.js).', ['react', 'react-dom', '@tanstack/*']),
 ])

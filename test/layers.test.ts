@@ -21,6 +21,10 @@ describe('layering', () => {
     ['src/tools/x.ts', "import { useState } from 'react'"],
     ['src/client/x.ts', "import { TOOLS } from '../tools/index.js'"],
     ['src/server/x.ts', "import { useTool } from '../react/index.js'"],
+    // Sub-folders climb one `../` more to leave their layer, and are checked as strictly.
+    ['src/mock/artifacts/x.ts', "import { createClient } from '../../client/index.js'"],
+    ['src/react/locales/x.ts', "import { send } from '../../client/client.js'"],
+    ['src/components/styles/deep/x.tsx', "import { queryKey } from '../../../react/keys.js'"],
   ])('refuses in %s: %s', { timeout: 20_000 }, async (file, source) => {
     expect(await problems(file, `${source}\nexport {}\n`)).not.toEqual([])
   })
@@ -31,6 +35,9 @@ describe('layering', () => {
     ['src/react/x.ts', "import { TOOLS } from '../tools/index.js'"],
     ['src/tools/x.ts', "import { ToolsError } from '../client/index.js'"],
     ['src/server/x.ts', "import { TOOLS } from '../tools/index.js'"],
+    ['src/mock/artifacts/x.ts', "import { TOOLS } from '../../tools/index.js'"],
+    ['src/mock/artifacts/x.ts', "import type { MockServiceOptions } from '../types.js'"],
+    ['src/react/locales/x.ts', "import type { Messages } from '../messages.js'"],
   ])('allows in %s: %s', { timeout: 20_000 }, async (file, source) => {
     expect(await problems(file, `${source}\nexport {}\n`)).toEqual([])
   })
