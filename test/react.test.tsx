@@ -5,6 +5,7 @@ import { StrictMode, useState, type ReactNode } from 'react'
 import { describe, expect, it, vi } from 'vitest'
 import { exampleInput, MOCK_BASE_URL, MOCK_KEYS } from '../src/mock/index.js'
 import {
+  createToolsClient,
   QUERY_NAMESPACE,
   TOOLS,
   ToolsProvider,
@@ -273,15 +274,31 @@ describe('useJob', () => {
     expect(polls()).toHaveLength(1)
   })
 
-  it('goes on polling through transient 5xx', async () => {
+  it('goes on polling through transient 5xx, within the client’s retries', async () => {
     const jobId = await startJob()
-    service.inject({ match: { kind: 'poll' }, fault: 'server-error', times: 6 })
-    const client = fastClient(MOCK_KEYS.demo, { retry: { retries: 1, baseDelay: 1 }, pollInterval: FAST_POLL })
+    service.inject({ match: { kind: 'poll' }, fault: 'server-error', times: 4 })
+    const client = fastClient(MOCK_KEYS.demo, { retry: { retries: 4, baseDelay: 1 }, pollInterval: FAST_POLL })
     const { result } = renderHook(() => useJob('text/generate', jobId), {
       wrapper: ({ children }) => <ToolsProvider client={client}>{children}</ToolsProvider>,
     })
     await until(() => expect(result.current.data?.phase).toBe('succeeded'))
-    expect(polls().filter((entry) => entry.status === 500)).toHaveLength(6)
+    expect(polls().filter((entry) => entry.status === 500)).toHaveLength(4)
+  })
+
+  it('shows persistent 5xx after the client’s own retries: 5 reads, no retries stacked on them', async () => {
+    const jobId = await startJob()
+    service.inject({ match: { kind: 'poll' }, fault: 'server-error', times: Infinity })
+    // The default policy: 4 retries, backoff from 500 ms doubling to 8 s (with jitter, at most 7.5 s in all).
+    const client = createToolsClient({ baseUrl: MOCK_BASE_URL, apiKey: MOCK_KEYS.demo, pollInterval: FAST_POLL })
+    const { result } = renderHook(() => useJob('text/generate', jobId), {
+      wrapper: ({ children }) => <ToolsProvider client={client}>{children}</ToolsProvider>,
+    })
+    const start = Date.now()
+    await until(() => expect(result.current.error?.kind).toBe('server'), { step: 50, timeout: 30_000 })
+    expect(Date.now() - start).toBeLessThanOrEqual(7_600)
+    expect(polls()).toHaveLength(5)
+    await advance(20_000, 100)
+    expect(polls()).toHaveLength(5)
   })
 
   it('honours Retry-After on polls', async () => {

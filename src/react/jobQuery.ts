@@ -4,9 +4,6 @@ import type { ToolsContextValue } from './context.js'
 import { queryKey } from './keys.js'
 import { queryPresence, reportJobWaiting } from './useWaiting.js'
 
-const TRANSIENT = new Set(['server', 'network', 'rate-limit'])
-const RETRIES = 3
-
 /**
  * One query per job and key. Its function is the whole poll, pushing each read into the cache,
  * so every observer shares one poll; TanStack cancels it when the last observer unmounts.
@@ -42,8 +39,8 @@ export function jobQueryOptions<T extends DeferredToolId>(
     },
     // Nothing more will change: a terminal job, or one the key cannot see.
     staleTime: ({ state }) => (isTerminal(state.data?.phase) || state.error?.kind === 'not-found' ? Infinity : 0),
-    // The client already retried each read; these resume the poll after a longer outage.
-    retry: (count, error) => count < RETRIES && isToolsError(error) && TRANSIENT.has(error.kind),
-    retryDelay: (_count, error) => error.retryAfter ?? pollInterval,
+    // Retries are the client's alone (its backoff, its wait budget): a query retry on top would
+    // multiply them. A failed poll starts again on focus, on reconnect, or with a new observer.
+    retry: false,
   })
 }
