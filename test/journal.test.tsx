@@ -1,7 +1,7 @@
 import '@testing-library/jest-dom/vitest'
 import { act, fireEvent, render, screen, within } from '@testing-library/react'
 import { useEffect, type ReactNode } from 'react'
-import { afterEach, beforeEach, describe, expect, expectTypeOf, it, vi } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { RecentRuns } from '../src/components/index.js'
 import { MOCK_BASE_URL, MOCK_KEYS } from '../src/mock/index.js'
 import {
@@ -11,11 +11,7 @@ import {
   usePhotoEnhance,
   useRuns,
   type JournalStore,
-  type Job,
   type Run,
-  type ToolResult,
-  type ToolsError,
-  type UseToolResult,
 } from '../src/react/index.js'
 import { advance, useFakeClock } from './support/clock.js'
 import { setupMockService } from './support/service.js'
@@ -196,24 +192,5 @@ describe('statuses the spec does not name', () => {
       expect(defaultInterpretation.phase(word)).toBe('failed')
     }
     expect(defaultInterpretation.phase('processing')).toBe('running')
-  })
-})
-
-describe('UseToolResult', () => {
-  it('is narrowed by phase: a result when succeeded, an error when failed, nothing before', () => {
-    const read = (state: UseToolResult<'pdf/create'>) => {
-      if (state.phase === 'succeeded') expectTypeOf(state.result).toEqualTypeOf<ToolResult<'pdf/create'>>()
-      if (state.phase === 'failed') expectTypeOf(state.error).toEqualTypeOf<ToolsError>()
-      if (state.phase === 'idle' || state.phase === 'submitting') {
-        expectTypeOf(state.result).toEqualTypeOf<undefined>()
-        expectTypeOf(state.job).toEqualTypeOf<undefined>()
-        expectTypeOf(state.error).toEqualTypeOf<null>()
-      }
-      if (state.phase === 'running') expectTypeOf(state.job).toEqualTypeOf<Job<'pdf/create'> | undefined>()
-      // @ts-expect-error: `result` may be undefined until the phase says succeeded
-      const artifacts: string[] = state.result.artifacts
-      return artifacts
-    }
-    expect(read).toBeTypeOf('function')
   })
 })

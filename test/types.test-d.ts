@@ -1,5 +1,6 @@
 // Type contracts derived from the catalogue: checked by `tsc` (npm run typecheck) and by Vitest's
 // typecheck in the unit project. A `@ts-expect-error` that stops being an error fails both.
+import type { UseQueryResult } from '@tanstack/react-query'
 import { describe, expectTypeOf, it } from 'vitest'
 import {
   createToolsClient,
@@ -15,7 +16,9 @@ import {
   type ToolInput,
   type ToolResult,
   type ToolsErrorKind,
+  type UseJobResult,
   type UseToolResult,
+  type Waiting,
 } from '../src/components/index.js'
 import { toolHooks, useForgetRuns, useValuationRent, type ToolsProviderProps } from '../src/react/index.js'
 
@@ -81,5 +84,36 @@ describe('the catalogue’s derived types', () => {
     expectTypeOf<ToolsProviderProps['user']>().toEqualTypeOf<string | undefined>()
     expectTypeOf(useForgetRuns).returns.toEqualTypeOf<(user?: string) => Promise<void>>()
     expectTypeOf(client).toHaveProperty('apiKey')
+  })
+})
+
+describe('waiting', () => {
+  it('hook results carry `waiting`, and useJob stays a TanStack query result', () => {
+    expectTypeOf<UseToolResult<'pdf/create'>['waiting']>().toEqualTypeOf<Waiting | null>()
+    expectTypeOf<UseJobResult<'pdf/create'>['waiting']>().toEqualTypeOf<Waiting | null>()
+    expectTypeOf<UseJobResult<'pdf/create'>>().toExtend<UseQueryResult<Job<'pdf/create'>, ToolsError>>()
+    expectTypeOf<Waiting['reason']>().toEqualTypeOf<'rate-limit' | 'offline' | 'retrying'>()
+    // @ts-expect-error: a wait has one of three reasons
+    const unknown: Waiting = { reason: 'busy' }
+    void unknown
+  })
+})
+
+describe('UseToolResult', () => {
+  it('is narrowed by phase: a result when succeeded, an error when failed, nothing before', () => {
+    const read = (state: UseToolResult<'pdf/create'>) => {
+      if (state.phase === 'succeeded') expectTypeOf(state.result).toEqualTypeOf<ToolResult<'pdf/create'>>()
+      if (state.phase === 'failed') expectTypeOf(state.error).toEqualTypeOf<ToolsError>()
+      if (state.phase === 'idle' || state.phase === 'submitting') {
+        expectTypeOf(state.result).toEqualTypeOf<undefined>()
+        expectTypeOf(state.job).toEqualTypeOf<undefined>()
+        expectTypeOf(state.error).toEqualTypeOf<null>()
+      }
+      if (state.phase === 'running') expectTypeOf(state.job).toEqualTypeOf<Job<'pdf/create'> | undefined>()
+      // @ts-expect-error: `result` may be undefined until the phase says succeeded
+      const artifacts: string[] = state.result.artifacts
+      return artifacts
+    }
+    void read
   })
 })

@@ -1,18 +1,11 @@
 import '@testing-library/jest-dom/vitest'
-import { focusManager, onlineManager, type UseQueryResult } from '@tanstack/react-query'
+import { focusManager, onlineManager } from '@tanstack/react-query'
 import { act, fireEvent, render, within } from '@testing-library/react'
 import type { ReactNode } from 'react'
-import { afterEach, beforeEach, describe, expect, expectTypeOf, it, vi } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { JobProgress, ToolRunner, UploadForm } from '../src/components/index.js'
 import { MOCK_BASE_URL, MOCK_KEYS } from '../src/mock/index.js'
-import {
-  ToolsProvider,
-  type Job,
-  type ToolsError,
-  type UseJobResult,
-  type UseToolResult,
-  type Waiting,
-} from '../src/react/index.js'
+import { ToolsProvider } from '../src/react/index.js'
 import { stubObjectUrls } from './support/objectUrls.js'
 import { fastClient, pngFile, setupMockService } from './support/service.js'
 
@@ -135,17 +128,5 @@ describe('polling in a page', () => {
     focusManager.setFocused(true)
     await tick(10)
     expect(polls()).toHaveLength(hidden.length + 1)
-  })
-})
-
-describe('types', () => {
-  it('hook results carry `waiting`, and useJob stays a TanStack query result', () => {
-    expectTypeOf<UseToolResult<'pdf/create'>['waiting']>().toEqualTypeOf<Waiting | null>()
-    expectTypeOf<UseJobResult<'pdf/create'>['waiting']>().toEqualTypeOf<Waiting | null>()
-    expectTypeOf<UseJobResult<'pdf/create'>>().toExtend<UseQueryResult<Job<'pdf/create'>, ToolsError>>()
-    expectTypeOf<Waiting['reason']>().toEqualTypeOf<'rate-limit' | 'offline' | 'retrying'>()
-    // @ts-expect-error: a wait has one of three reasons
-    const unknown: Waiting = { reason: 'busy' }
-    void unknown
   })
 })
