@@ -356,10 +356,10 @@ describe('the key', () => {
         return new HttpResponse('%PDF-1.4', { headers: { 'Content-Type': 'application/pdf', ...(header ? { 'Content-Disposition': header } : {}) } })
       }),
     )
-    expect((await demo().artifactFile(at('extended'))).filename).toBe('отчёт №1.pdf')
-    expect((await demo().artifactFile(at('plain'))).filename).toBe('report "final".pdf')
+    expect((await demo().artifactFile(at('extended'))).fileName).toBe('отчёт №1.pdf')
+    expect((await demo().artifactFile(at('plain'))).fileName).toBe('report "final".pdf')
     const none = await demo().artifactFile(at('none'))
-    expect(none.filename).toBeUndefined()
+    expect(none.fileName).toBeUndefined()
     expect(none.blob.type).toBe('application/pdf')
   })
 

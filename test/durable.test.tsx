@@ -160,8 +160,8 @@ describe('a job whose reads keep failing (case 2)', () => {
         <PdfRunner />
       </Provider>,
     )
-    // Every read of the job fails: five tries per read, four reads.
-    service.inject({ match: { kind: 'poll' }, fault: 'server-error', times: 20 })
+    // The job's read fails all five of its tries (the client's retries are the only ones).
+    service.inject({ match: { kind: 'poll' }, fault: 'server-error', times: 5 })
     act(() => latest.pdf!.run({ objectId: 'obj_demo' }))
     await advance(60_000)
     expect(latest.pdf!.phase).toBe('failed')

@@ -8,7 +8,7 @@ import {
   type ValidationIssue,
 } from './errors.js'
 import { newIdempotencyKey } from './ids.js'
-import { defaultInterpretation, failedJobError, type Interpretation } from './interpret.js'
+import { defaultInterpretation, jobFailedError, type Interpretation } from './interpret.js'
 import { dispositionFileName } from './media.js'
 import { asRecord } from './record.js'
 import { errorFromResponse, malformed, readBody, requestIdOf } from './response.js'
@@ -288,7 +288,7 @@ export function createClient(tools: readonly ToolDefinition[], options: ToolsCli
         current.requestId ??= requestId
         opts.onJob?.(current)
         if (current.phase === 'succeeded') return current
-        if (current.phase === 'failed') throw failedJobError(current, interpret)
+        if (current.phase === 'failed') throw jobFailedError(current, interpret)
         if (Date.now() >= deadline) {
           throw new ToolsError('timeout', `${id}: the job ${jobId} did not finish in time; wait for it again.`, {
             tool: id,
@@ -332,7 +332,7 @@ export function createClient(tools: readonly ToolDefinition[], options: ToolsCli
     // The key goes to the service's origin only.
     if (target?.origin !== new URL(root).origin) throw validationError([issue('url', 'foreign-url')])
     const response = await send(undefined, target.href, { signal: opts.signal })
-    return { blob: await response.blob(), filename: dispositionFileName(response.headers.get('content-disposition')) }
+    return { blob: await response.blob(), fileName: dispositionFileName(response.headers.get('content-disposition')) }
   }
 
   /** Every public call rejects with a ToolsError, whatever failed inside (an override, a bug): never a bare TypeError. */
@@ -370,7 +370,6 @@ export function createClient(tools: readonly ToolDefinition[], options: ToolsCli
 export interface ArtifactFile {
   blob: Blob
   /** As sent: clean it before showing or saving it (the components do). */
-  filename?: string
+  fileName?: string
 }
 
-export type UntypedToolsClient = ReturnType<typeof createClient>

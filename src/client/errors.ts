@@ -103,19 +103,6 @@ export function issue(field: string, code: string): ValidationIssue {
   return { field, code: known, message: VALIDATION_MESSAGES[known] }
 }
 
-/** The error a failed job settles as; `detail` is the reason its body gives, if any. */
-export function jobFailedError(
-  job: { tool: string; jobId?: string; requestId?: string; data: unknown },
-  detail?: string,
-): ToolsError {
-  return new ToolsError('job-failed', detail ? `The job failed: ${detail}` : 'The job failed.', {
-    tool: job.tool,
-    jobId: job.jobId,
-    requestId: job.requestId,
-    body: job.data,
-  })
-}
-
 export function abortError(tool?: string, cause?: unknown): ToolsError {
   return new ToolsError('aborted', 'The call was cancelled.', { tool, cause })
 }

@@ -1,5 +1,5 @@
 export { createClient, DEFAULT_POLL_INTERVAL } from './client.js'
-export type { ToolsClientOptions, UntypedToolsClient } from './client.js'
+export type { ToolsClientOptions } from './client.js'
 export type {
   CallOptions,
   Job,
@@ -11,9 +11,9 @@ export type {
   UploadProgress,
   Waiting,
 } from './definition.js'
-export { abortError, isToolsError, jobFailedError, toToolsError, ToolsError, VALIDATION_MESSAGES } from './errors.js'
+export { abortError, isToolsError, toToolsError, ToolsError, VALIDATION_MESSAGES } from './errors.js'
 export type { ToolsErrorKind, ValidationCode, ValidationIssue } from './errors.js'
-export { defaultInterpretation, failedJobError } from './interpret.js'
+export { defaultInterpretation, jobFailedError } from './interpret.js'
 export type { Interpretation } from './interpret.js'
 export type { RetryOptions } from './retry.js'
 export type { StandardSchemaV1 } from './standard-schema.js'

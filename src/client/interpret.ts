@@ -1,5 +1,5 @@
 import type { JobPhase, ToolDefinition } from './definition.js'
-import { jobFailedError, type ToolsError } from './errors.js'
+import { ToolsError } from './errors.js'
 import { asRecord, pickString } from './record.js'
 
 /**
@@ -101,10 +101,16 @@ export const defaultInterpretation: Interpretation = {
   isListingAccessError,
 }
 
-/** The one way a failed job becomes an error: explained as `interpret` reads its body. */
-export function failedJobError(
-  job: { tool: string; jobId: string; requestId?: string; data: unknown },
-  interpret: Pick<Interpretation, 'errorMessage'>,
+/** The error a failed job settles as (kind `job-failed`), explained as `interpret` reads its body. */
+export function jobFailedError(
+  job: { tool: string; jobId?: string; requestId?: string; data: unknown },
+  interpret: Pick<Interpretation, 'errorMessage'> = defaultInterpretation,
 ): ToolsError {
-  return jobFailedError(job, interpret.errorMessage(job.data))
+  const detail = interpret.errorMessage(job.data)
+  return new ToolsError('job-failed', detail ? `The job failed: ${detail}` : 'The job failed.', {
+    tool: job.tool,
+    jobId: job.jobId,
+    requestId: job.requestId,
+    body: job.data,
+  })
 }

@@ -2,6 +2,7 @@
 import { useMemo, useState, type ReactNode } from 'react'
 import {
   isTerminal,
+  jobFailedError,
   useToolsContext,
   useJob,
   type DeferredToolId,
@@ -10,7 +11,6 @@ import {
   type ToolId,
   type Waiting,
 } from '../react/index.js'
-import { failedJobError } from '../react/internal.js'
 import { ArtifactViewer } from './ArtifactViewer.js'
 import { cx, type RootProps } from './classNames.js'
 import { ErrorNotice } from './ErrorNotice.js'
@@ -113,7 +113,7 @@ function JobProgressView(props: JobProgressProps) {
   if (job && job.phase !== announced.phase) setAnnounced({ phase: job.phase, text: messages.job.announce[job.phase] })
 
   const failure = useMemo(
-    () => (job?.phase === 'failed' ? failedJobError(job, client.interpret) : undefined),
+    () => (job?.phase === 'failed' ? jobFailedError(job, client.interpret) : undefined),
     [job, client],
   )
 

@@ -60,7 +60,7 @@ export function useArtifact(url: string | null | undefined): UseArtifactResult {
     objectUrl,
     navigable,
     blob,
-    fileName: query.data?.filename,
+    fileName: query.data?.fileName,
     kind: blob ? artifactKind(blob.type) : undefined,
     error: query.error,
     isLoading: query.isLoading || (Boolean(blob) && !objectUrl),

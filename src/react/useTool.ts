@@ -1,8 +1,9 @@
-import { isCancelledError, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { CancelledError, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
 import {
   getTool,
   isTerminal,
+  jobFailedError,
   ToolsError,
   type DeferredToolId,
   type Job,
@@ -14,7 +15,7 @@ import {
   type UploadProgress,
   type Waiting,
 } from '../tools/index.js'
-import { abortError, failedJobError, newIdempotencyKey, toToolsError } from '../tools/internal.js'
+import { abortError, newIdempotencyKey, toToolsError } from '../tools/internal.js'
 import { useToolsContext } from './context.js'
 import { belongsTo } from './fingerprint.js'
 import type { Run } from './journal.js'
@@ -83,7 +84,7 @@ const UNKNOWN_OUTCOME = new Set(['network', 'server', 'aborted'])
 
 /** The client's errors as they are; TanStack's cancellation is an abort. */
 const asToolsError = (error: unknown, tool: string) =>
-  isCancelledError(error) ? abortError(tool, error) : toToolsError(error, tool)
+  error instanceof CancelledError ? abortError(tool, error) : toToolsError(error, tool)
 
 /** The JSON part of an input and its file, described (the bytes are never journaled). */
 function splitInput(input: unknown): Pick<Run, 'input' | 'file'> {
@@ -222,7 +223,7 @@ export function useTool<T extends ToolId>(tool: T, options: UseToolOptions = {})
         const final = await queryClient.fetchQuery(
           jobQueryOptions({ client, fingerprint, pollInterval }, queryClient, tool as DeferredToolId, jobId!),
         )
-        if (final.phase === 'failed') throw failedJobError(final, client.interpret)
+        if (final.phase === 'failed') throw jobFailedError(final, client.interpret)
         return final as ToolResult<T>
       })()
         .catch((error: unknown) => {
@@ -298,7 +299,7 @@ export function useTool<T extends ToolId>(tool: T, options: UseToolOptions = {})
   const ownMutation = mutation.variables?.fingerprint === fingerprint
 
   const failedJob = job?.phase === 'failed' ? job : undefined
-  const jobError = useMemo(() => (failedJob ? failedJobError(failedJob, client.interpret) : null), [failedJob, client])
+  const jobError = useMemo(() => (failedJob ? jobFailedError(failedJob, client.interpret) : null), [failedJob, client])
 
   let phase: ToolPhase
   let error: ToolsError | null = null

@@ -2,7 +2,6 @@
 export {
   abortError,
   DEFAULT_POLL_INTERVAL,
-  failedJobError,
   hashText,
   newIdempotencyKey,
   toToolsError,
