@@ -336,6 +336,27 @@ describe('a hung service', () => {
     expect(await codeOf(response)).toBe(PROXY_ERROR_CODES.upstreamTimeout)
   })
 
+  it('answers 408 to a call whose JSON body never finishes arriving, and sends nothing on', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] })
+    const { send } = proxyWith({ timeoutMs: 10_000 })
+    const stalled = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode('{"propertyCategory":'))
+      },
+    })
+    const pending = send('alice', '/valuation/rent', {
+      method: 'POST',
+      body: stalled,
+      headers: { 'content-type': 'application/json' },
+      duplex: 'half',
+    } as RequestInit & { headers: Record<string, string> })
+    await vi.advanceTimersByTimeAsync(10_000)
+    const response = await pending
+    expect(response.status).toBe(408)
+    expect(await codeOf(response)).toBe(PROXY_ERROR_CODES.requestTimeout)
+    expect(received).toHaveLength(0)
+  })
+
   it('ends an upload that goes silent with 504, and counts nothing against the cap', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] })
     answer = async (request) => {

@@ -24,6 +24,8 @@ export const PROXY_ERROR_CODES = {
   artifactNotFound: 'artifact_not_found',
   /** 405: a known route with another method; `Allow` lists the right one. */
   methodNotAllowed: 'method_not_allowed',
+  /** 408: a call's JSON body did not arrive within `timeoutMs`. */
+  requestTimeout: 'proxy_request_timeout',
   /** 499: the page went away before the answer. */
   clientClosed: 'client_closed_request',
   /** 502: the service refused the proxy's key (the partner must check `apiKey`). */

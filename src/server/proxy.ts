@@ -234,11 +234,19 @@ export function createToolsProxy(options: ToolsProxyOptions): ToolsProxy {
   /** A JSON call's body, read whole (it is options, not a file): its bytes and the strings in it, or a refusal. */
   async function jsonBody(request: Request, tool: Tool): Promise<{ bytes: Uint8Array; strings: string[] } | Response> {
     let text: string
+    // A page sending its options slowly holds nothing for long.
+    const timer = upstreamTimer(timeoutMs, request.signal)
+    timer.start()
     try {
-      text = await readCapped(new Response(request.body, { headers: request.headers }), jsonCap)
+      const body = request.body?.pipeThrough(new TransformStream(), { signal: timer.signal })
+      text = await readCapped(new Response(body, { headers: request.headers }), jsonCap)
     } catch (error) {
       if (error instanceof UpstreamFailure && error.reason === 'too-large') return tooLarge(jsonCap)
+      if (timer.timedOut) return errorAnswer(408, 'requestTimeout', `The request’s body did not arrive within ${timeoutMs} ms.`)
+      if (request.signal.aborted) return errorAnswer(499, 'clientClosed', 'The request was cancelled.')
       throw error
+    } finally {
+      timer.stop()
     }
     let input: unknown
     try {
