@@ -195,14 +195,19 @@ describe('redirects', () => {
       return new Response(null, { status: 307, headers: { location: 'http://127.0.0.1:9/elsewhere' } })
     })
     try {
-      const { send } = proxyWith({ baseUrl: `${service.url}/v1`, fetch: undefined })
-      const form = new FormData()
-      form.set('data', '{}')
-      form.set('image', new Blob(['png']), 'room.png')
-      const response = await send('alice', '/photo/enhance', { method: 'POST', body: form })
-      expect(response.status).toBe(502)
-      expect(response.headers.get('location')).toBeNull()
-      expect(await codeOf(response)).toBe(PROXY_ERROR_CODES.upstreamRedirect)
+      const { send } = proxyWith({ baseUrl: `${service.url}/v1`, fetch: undefined, limits: { calls: 1, windowMs: 60_000 } })
+      const upload = () => {
+        const form = new FormData()
+        form.set('data', '{}')
+        form.set('image', new Blob(['png']), 'room.png')
+        return send('alice', '/photo/enhance', { method: 'POST', body: form })
+      }
+      // Twice under a cap of one: a redirected call was not processed, so it is not counted.
+      for (const response of [await upload(), await upload()]) {
+        expect(response.status).toBe(502)
+        expect(response.headers.get('location')).toBeNull()
+        expect(await codeOf(response)).toBe(PROXY_ERROR_CODES.upstreamRedirect)
+      }
     } finally {
       await service.close()
     }

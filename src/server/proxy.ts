@@ -344,8 +344,9 @@ export function createToolsProxy(options: ToolsProxyOptions): ToolsProxy {
         return tooLarge(maxUploadBytes)
       }
       const failure = failureOf(error, timer)
-      // Nothing can have been billed before the body was whole, or when the service was never reached.
-      if (!sent || neverArrived(error)) billable = false
+      // Nothing can have been billed before the body was whole, when the service was never
+      // reached, or when it answered with a redirect (an upload's, which fetch refuses to follow).
+      if (!sent || neverArrived(error) || failure.reason === 'redirect') billable = false
       return upstreamFailed(`POST ${tool.path}`, failure, request)
     } finally {
       timer.stop()
