@@ -1,20 +1,16 @@
 import { abortError } from './errors.js'
+import { openPaceChannel } from './paceChannel.js'
+import { createPaceRate } from './paceRate.js'
 
 /**
  * One pace for every request of a key. A 429 pauses them all until its Retry-After (plus a
  * little jitter, so tabs and clients do not resume together); after that, calls (and reads,
- * once one met a 429) leave one by one at a learnt rate: estimated from what the service
- * accepted before refusing, cut by a tenth at each further refusal, raised 1% a second while
- * requests queue. Job-creating calls leave before reads. Tabs of one origin share refusals
- * through BroadcastChannel where it exists.
+ * once one met a 429) leave one by one at a learnt rate (paceRate.ts). Job-creating calls leave
+ * before reads. Tabs of one origin share refusals (paceChannel.ts).
  */
 
 /** The longest delay setTimeout honours; a longer one fires at once. */
 export const MAX_TIMER = 2 ** 31 - 1
-
-/** Per ms: the pace before anything is learnt (with a burst of 10), and the floor. */
-const START_RATE = 20 / 1000
-const FLOOR = 0.5 / 1000
 
 interface Ticket {
   call: boolean
@@ -39,15 +35,8 @@ export interface TakeOptions {
 export function createPacer(channelName?: string, random = Math.random) {
   /** Calls first, then reads, each in arrival order. */
   const queue: Ticket[] = []
+  const pace = createPaceRate()
   let readsPaced = false
-  let rate = START_RATE
-  let learnt = false
-  let capacity = 10
-  let tokens = capacity
-  let filled = Date.now()
-  let since = filled
-  /** Answers of paced requests since `since`: what the next refusal learns the rate from. */
-  let accepted = 0
   let pausedUntil = 0
   let timer: ReturnType<typeof setTimeout> | undefined
 
@@ -58,26 +47,25 @@ export function createPacer(channelName?: string, random = Math.random) {
     clearTimeout(timer)
     const now = Date.now()
     if (now < pausedUntil) return later(pausedUntil - now)
-    // A queue means demand exceeds the pace: the pace probes up.
-    if (queue.some(paced)) rate *= (learnt ? 1.01 : 2) ** ((now - filled) / 1000)
-    tokens = Math.min(capacity, tokens + (now - filled) * rate)
-    filled = now
+    pace.refill(now, queue.some(paced))
     let blocked = false
     for (const ticket of [...queue]) {
-      if (paced(ticket) && (blocked ||= tokens < 1)) continue
-      if (paced(ticket)) tokens--
+      if (paced(ticket) && (blocked || !pace.take())) {
+        blocked = true
+        continue
+      }
       ticket.go()
     }
-    if (blocked) later((1 - tokens) / rate)
+    if (blocked) later(pace.untilNext())
   }
 
   /** Tells each held request when it should leave, as far as can be known now; fails those the pause outlasts. */
   function tell() {
     const now = Date.now()
     const start = Math.max(now, pausedUntil)
-    let ahead = -tokens
+    let ahead = 0
     for (const ticket of [...queue]) {
-      const until = paced(ticket) ? start + Math.max(0, ++ahead) / rate : start
+      const until = paced(ticket) ? start + pace.untilTurn(++ahead) : start
       if (pausedUntil > ticket.deadline) ticket.fail(pausedUntil)
       else if (until - now >= 500) ticket.hold?.(Math.round(until))
     }
@@ -87,18 +75,7 @@ export function createPacer(channelName?: string, random = Math.random) {
   function refused(until: number) {
     const now = Date.now()
     until = Math.min(until, now + 86_400_000)
-    if (now >= pausedUntil) {
-      // Before anything is learnt, what was accepted over the time until the service takes
-      // requests again is the rate; afterwards each refusal cuts it by a tenth.
-      if (learnt) rate *= 0.9
-      else if (accepted > 1) rate = accepted / Math.max(1, until - since)
-      rate = Math.max(FLOOR, rate)
-      learnt ||= accepted > 1
-      capacity = 1
-      tokens = Math.min(tokens, 1)
-      accepted = 0
-      since = until
-    }
+    if (now >= pausedUntil) pace.refused(until)
     if (until <= pausedUntil) return
     // Jitter: up to a tenth of the pause (at most 500 ms).
     pausedUntil = until + random() * Math.min(500, (until - now) / 10)
@@ -107,7 +84,7 @@ export function createPacer(channelName?: string, random = Math.random) {
   }
 
   // Another tab's refusal is this tab's too: the limit is the key's.
-  const channel = openChannel(channelName, refused)
+  const channel = openPaceChannel(channelName, refused)
 
   return {
     /** Resolves when a request may leave. */
@@ -141,26 +118,15 @@ export function createPacer(channelName?: string, random = Math.random) {
     /** Records an answer: `retryAfter` (ms) for a 429, nothing for any other. */
     answer(call: boolean, retryAfter?: number) {
       if (retryAfter === undefined) {
-        if (call || readsPaced) accepted++
+        if (call || readsPaced) pace.accepted()
         return
       }
       readsPaced ||= !call
       const until = Date.now() + retryAfter
-      channel?.postMessage(until)
+      channel?.tell(until)
       refused(until)
     },
   }
 }
 
 export type Pacer = ReturnType<typeof createPacer>
-
-/** The tabs' shared line, where the platform has one; it never keeps a server process alive. */
-function openChannel(name: string | undefined, onRefused: (until: number) => void) {
-  if (!name || typeof BroadcastChannel !== 'function') return
-  const channel = new BroadcastChannel(name)
-  channel.onmessage = ({ data }: MessageEvent<unknown>) => {
-    if (typeof data === 'number' && data > 0) onRefused(data)
-  }
-  ;(channel as { unref?: () => void }).unref?.()
-  return channel
-}
