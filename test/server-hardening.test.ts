@@ -329,6 +329,16 @@ describe('a failing or slow store', () => {
   })
 })
 
+/** A POST whose body sends `text` and then nothing more, never ending. */
+function stalledPost(text: string, contentType: string) {
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(new TextEncoder().encode(text))
+    },
+  })
+  return { method: 'POST', body, headers: { 'content-type': contentType }, duplex: 'half' } as RequestInit & { headers: Record<string, string> }
+}
+
 describe('a hung service', () => {
   it('answers 504 upstream_timeout when the service does not answer in timeoutMs', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] })
@@ -344,17 +354,7 @@ describe('a hung service', () => {
   it('answers 408 to a call whose JSON body never finishes arriving, and sends nothing on', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] })
     const { send } = proxyWith({ timeoutMs: 10_000 })
-    const stalled = new ReadableStream<Uint8Array>({
-      start(controller) {
-        controller.enqueue(new TextEncoder().encode('{"propertyCategory":'))
-      },
-    })
-    const pending = send('alice', '/valuation/rent', {
-      method: 'POST',
-      body: stalled,
-      headers: { 'content-type': 'application/json' },
-      duplex: 'half',
-    } as RequestInit & { headers: Record<string, string> })
+    const pending = send('alice', '/valuation/rent', stalledPost('{"propertyCategory":', 'application/json'))
     await vi.advanceTimersByTimeAsync(10_000)
     const response = await pending
     expect(response.status).toBe(408)
@@ -369,18 +369,7 @@ describe('a hung service', () => {
       return created()
     }
     const { send, post } = proxyWith({ timeoutMs: 10_000, limits: { calls: 1, windowMs: 60_000 } })
-    const slow = new ReadableStream<Uint8Array>({
-      start(controller) {
-        controller.enqueue(new TextEncoder().encode('--b\r\nContent-Disposition: form-data; name="data"\r\n\r\n{}'))
-        // …and nothing more.
-      },
-    })
-    const pending = send('alice', '/photo/enhance', {
-      method: 'POST',
-      body: slow,
-      headers: { 'content-type': 'multipart/form-data; boundary=b' },
-      duplex: 'half',
-    } as RequestInit & { headers: Record<string, string> })
+    const pending = send('alice', '/photo/enhance', stalledPost('--b\r\nContent-Disposition: form-data; name="data"\r\n\r\n{}', 'multipart/form-data; boundary=b'))
     await vi.advanceTimersByTimeAsync(10_000)
     const response = await pending
     expect(response.status).toBe(504)
