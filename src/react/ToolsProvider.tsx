@@ -1,12 +1,12 @@
 'use client'
 import { QueryClient, QueryClientContext, QueryClientProvider } from '@tanstack/react-query'
-import { useContext, useEffect, useInsertionEffect, useMemo, useRef, useState, type ReactNode } from 'react'
+import { useContext, useEffect, useMemo, useState, type ReactNode } from 'react'
 import { createToolsClient, type ToolsClient, type ToolsClientOptions } from '../tools/index.js'
 import { DEFAULT_POLL_INTERVAL } from '../tools/internal.js'
 import { ToolsContext, type ToolsContextValue } from './context.js'
-import { fingerprint } from './fingerprint.js'
 import { createJournal, defaultStore, memoryJournal, type JournalStore } from './journal.js'
 import type { PartialMessages } from './messages.js'
+import { useKeyIdentity } from './useKeyIdentity.js'
 
 const NO_OVERRIDES: PartialMessages = {}
 
@@ -44,15 +44,6 @@ export type ToolsProviderProps = (ConnectionProps | ClientProps) & {
   children?: ReactNode
 }
 
-/** A key function's answer; one that throws is left to fail the request that needs it. */
-function tryKey(read: () => string | Promise<string>): string | Promise<string> | undefined {
-  try {
-    return read()
-  } catch {
-    return undefined
-  }
-}
-
 let warnedAnonymous = false
 
 /** Supplies the client, the query cache and the UI strings to every hook and component below it. */
@@ -85,30 +76,7 @@ export function ToolsProvider(props: ToolsProviderProps) {
     )
   }, [anonymous])
 
-  // A key function is read at every render: the fingerprint follows the key it returns, not
-  // its identity, so an inline `apiKey={() => key}` keeps one cache, and a function that starts
-  // returning another account's key gets another cache at once. An async one is awaited.
-  const answer = typeof apiKey === 'function' ? tryKey(apiKey) : apiKey
-  const awaited = typeof answer === 'object'
-  const [returned, setReturned] = useState<string>()
-  const latest = useRef(apiKey)
-  useInsertionEffect(() => {
-    latest.current = apiKey
-  })
-  useEffect(() => {
-    if (!awaited) return
-    let live = true
-    answer.then(
-      (key) => live && setReturned(key),
-      () => undefined,
-    )
-    return () => {
-      live = false
-    }
-  }, [answer, awaited])
-
-  const key = awaited ? returned : answer
-  const print = fingerprint(baseUrl, awaited && key === undefined ? null : key, user)
+  const { key, fingerprint: print, latest } = useKeyIdentity(baseUrl, apiKey, user)
 
   // One client per key: a job keeps being read with the key that created it.
   const [clients] = useState(() => new Map<string, ToolsClient>())
@@ -117,7 +85,6 @@ export function ToolsProvider(props: ToolsProviderProps) {
     let client = given ?? clients.get(slot)
     if (!client) {
       // The key function reads the ref when a request is sent, never during render.
-      // eslint-disable-next-line react-hooks/refs
       client = createToolsClient({
         baseUrl,
         // Until a key function has answered, requests read it (and the latest one) when sent.
@@ -142,7 +109,7 @@ export function ToolsProvider(props: ToolsProviderProps) {
       billingUrl,
       messages: messages ?? NO_OVERRIDES,
     }
-  }, [given, clients, print, user, key, baseUrl, pollInterval, journal, billingUrl, messages])
+  }, [given, clients, print, user, key, latest, baseUrl, pollInterval, journal, billingUrl, messages])
 
   const tree = <ToolsContext.Provider value={value}>{children}</ToolsContext.Provider>
   const cache = queryClient ?? ownQueryClient
