@@ -46,7 +46,7 @@ async function refusal(user: string | undefined, tool: 'valuation/rent' | 'pdf/c
 
 function show(error: ToolsError, messages?: PartialMessages) {
   render(
-    <ToolsProvider client={browser()} billingUrl="https://partner.test/billing" messages={messages}>
+    <ToolsProvider client={browser()} user="alice" billingUrl="https://partner.test/billing" messages={messages}>
       <ErrorNotice error={error} onRetry={() => {}} />
     </ToolsProvider>,
   )

@@ -2,7 +2,7 @@
 // and each one, rendered as Storybook renders it, is run by its own play function to a result.
 import userEvent from '@testing-library/user-event'
 import { createElement } from 'react'
-import { render } from '@testing-library/react'
+import { configure, render } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
 import { ToolRunner, ToolsProvider } from '../src/components/index.js'
 import { MOCK_BASE_URL, MOCK_KEYS } from '../src/mock/index.js'
@@ -13,6 +13,10 @@ import { fakeClock } from './support/clock.js'
 import { setupMockService } from './support/service.js'
 
 const { default: meta, ...stories } = toolStories
+// The plays' user events run inside this file's own act() steps (the clock below drives them):
+// Testing Library's wrapper, which leaves act's environment while it waits, would pull it out
+// from under those steps.
+configure({ asyncWrapper: (action) => action() })
 const { service, server } = setupMockService()
 const { drive } = fakeClock(server)
 stubObjectUrls()
