@@ -178,6 +178,31 @@ describe('a job whose reads keep failing (case 2)', () => {
   })
 })
 
+describe('retry after a failed read', () => {
+  it('reads the job again rather than creating another: no second POST, billed 1', async () => {
+    render(
+      <Provider>
+        <PdfRunner />
+      </Provider>,
+    )
+    // The job exists; only reading it fails, all five of the client's tries.
+    service.inject({ match: { kind: 'poll' }, fault: 'server-error', times: 5 })
+    act(() => latest.pdf!.run({ objectId: 'obj_demo' }))
+    await advance(60_000)
+    expect(latest.pdf!.phase).toBe('failed')
+    expect(latest.pdf!.error?.kind).toBe('server')
+    const jobId = latest.pdf!.current?.jobId
+    const readsBefore = polls().length
+
+    act(() => latest.pdf!.retry())
+    await advance(5_000)
+    expect(shown()).toBe(`succeeded ${jobId} 1`)
+    expect(polls().length).toBeGreaterThan(readsBefore)
+    expect(posts()).toHaveLength(1)
+    expect(service.bills()).toBe(1)
+  })
+})
+
 describe('cancel after the service took the upload (case 3)', () => {
   it('keeps the run, and sending the same file again reuses its key: billed 1', async () => {
     function PhotoRunner() {
