@@ -37,6 +37,6 @@ export default defineConfig([
   ...layer('tools', ['client/index.js'], 'tools imports only the client\'s public surface (../client/index.js).', ['react', 'react-dom', '@tanstack/*']),
   ...layer('react', ['tools/index.js', 'tools/internal.js'], 'react imports only tools (../tools/index.js, ../tools/internal.js).'),
   ...layer('components', ['react/index.js'], 'components import only the React layer (../react/index.js).'),
-  ...layer('mock', ['tools/index.js'], 'mock imports only the public surface of tools (../tools/index.js).', ['react', 'react-dom', '@tanstack/*']),
+  ...layer('mock', ['tools/index.js', 'tools/internal.js'], 'mock imports only tools (../tools/index.js, ../tools/internal.js).', ['react', 'react-dom', '@tanstack/*']),
   ...layer('server', ['tools/index.js', 'tools/internal.js'], 'server imports only tools (../tools/index.js).', ['react', 'react-dom', '@tanstack/*']),
 ])

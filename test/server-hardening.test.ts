@@ -301,6 +301,9 @@ describe('a failing or slow store', () => {
     get: () => Promise.reject(new Error('connection lost')),
     set: () => Promise.reject(new Error('connection lost')),
     hold: () => Promise.reject(new Error('connection lost')),
+    lease: () => Promise.reject(new Error('connection lost')),
+    publish: () => Promise.reject(new Error('connection lost')),
+    subscribe: () => Promise.reject(new Error('connection lost')),
   }
 
   it('answers 503 store_unavailable and sends nothing to the service', async () => {

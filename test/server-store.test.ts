@@ -54,6 +54,29 @@ describe.each(stores)('%s', (_name, make) => {
     expect(await store.claim('seen:k', 60_000)).toBe(true)
   })
 
+  it('leases a key to one owner at a time; the owner renews it', async () => {
+    const { store } = make()
+    expect(await store.lease('lease:job', 'instance-a', 60_000)).toBe(true)
+    expect(await store.lease('lease:job', 'instance-b', 60_000)).toBe(false)
+    expect(await store.lease('lease:job', 'instance-a', 60_000)).toBe(true)
+    const racers = await Promise.all(['x', 'y', 'z'].map((owner) => store.lease('lease:other', owner, 60_000)))
+    expect(racers.filter(Boolean)).toHaveLength(1)
+  })
+
+  it('publishes to every subscriber of a channel, until each stops', async () => {
+    const { store } = make()
+    const heard: string[][] = [[], []]
+    const stops = await Promise.all(heard.map((into) => store.subscribe('jobs', { message: (message) => into.push(message) })))
+    await store.publish('jobs', 'one')
+    await store.publish('elsewhere', 'not for us')
+    await vi.waitFor(() => expect(heard).toEqual([['one'], ['one']]))
+    await stops[0]!()
+    await store.publish('jobs', 'two')
+    await vi.waitFor(() => expect(heard[1]).toEqual(['one', 'two']))
+    expect(heard[0]).toEqual(['one'])
+    await stops[1]!()
+  })
+
   it('counts exactly under concurrent increments', async () => {
     const { store } = make()
     const counts = await Promise.all(Array.from({ length: 200 }, () => store.increment('calls:c', 1, 60_000)))

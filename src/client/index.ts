@@ -1,4 +1,4 @@
-export { createClient, DEFAULT_POLL_INTERVAL } from './client.js'
+export { createClient, DEFAULT_POLL_INTERVAL, pollDelay } from './client.js'
 export type { ToolsClientOptions } from './client.js'
 export type {
   CallOptions,
@@ -19,6 +19,7 @@ export type { RetryOptions } from './retry.js'
 export type { StandardSchemaV1 } from './standard-schema.js'
 export { newIdempotencyKey } from './ids.js'
 export { hashText } from './hash.js'
+export { webhookKey, webhookSignature, webhookSigned } from './standardWebhooks.js'
 export { PROXY_ERROR_CODES, proxyRefusalOf } from './proxy-codes.js'
 export type { ProxyErrorCode, ProxyRefusal } from './proxy-codes.js'
 export { mediaType } from './media.js'

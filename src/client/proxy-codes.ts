@@ -40,6 +40,10 @@ export const PROXY_ERROR_CODES = {
   storeUnavailable: 'store_unavailable',
   /** 504: the service did not answer (or the upload went silent) within `timeoutMs`. */
   upstreamTimeout: 'upstream_timeout',
+  /** 401: a webhook without a valid Standard Webhooks signature, or one older than five minutes; nothing changed. */
+  webhookRefused: 'webhook_refused',
+  /** 429: this user already has as many open event streams on this instance as it allows. */
+  tooManyStreams: 'proxy_too_many_streams',
   /** 500: anything else. */
   failed: 'proxy_failed',
 } as const

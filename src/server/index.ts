@@ -2,5 +2,6 @@
 export { createToolsProxy } from './proxy.js'
 export type { ProxyLimits, ProxyRate, ProxyUser, ToolsProxy, ToolsProxyOptions } from './proxy.js'
 export { memoryStore, redisStore } from './store.js'
-export type { ProxyStore, RedisEvalClient, RedisStoreOptions } from './store.js'
+export type { ProxyStore, RedisEvalClient, RedisStoreOptions, RedisSubscriberClient, StoreListener } from './store.js'
+export type { WebhookJob, WebhookOptions } from './webhooks.js'
 export { PROXY_ERROR_CODES } from '../tools/index.js'

@@ -1,7 +1,8 @@
 import { defaultInterpretation, isTerminal } from '../tools/index.js'
+import { hashText, pollDelay } from '../tools/internal.js'
 import type { ProxyStore } from './store.js'
 
-/** A job as the service last answered a read of it: one for every user and instance, before any per-user rewriting. */
+/** A job as the service last told of it (a read's answer or a webhook): one for every user and instance, before any per-user rewriting. */
 export interface JobSnapshot {
   /** The service's HTTP status. */
   status: number
@@ -9,17 +10,31 @@ export interface JobSnapshot {
   body: string
   /** The service's headers that mean something to the browser (`x-request-id`, `retry-after`). */
   headers: Record<string, string>
-  /** When it was read (ms since the epoch). */
+  /** When it was read (ms since the epoch); 0 for the creation's answer, which no read has confirmed yet. */
   readAt: number
   /** The job has ended: its snapshot never changes. */
   terminal: boolean
+  /** When the job was first known (its creation, as far as the proxy saw it): its age sets the pace of reads. */
+  since?: number
 }
 
 export interface JobStatusOptions {
-  /** How long a snapshot of a running job is served without reading again. */
+  /** How long a snapshot of a running job is served without reading again, when nobody watches the job. */
   freshMs: number
   /** How long a finished job's snapshot is kept. */
   keepMs: number
+  /** How long a watcher's lease lasts unless renewed; another instance takes over after it. */
+  leaseMs: number
+  /** The service sends webhooks: a watcher waits this long for one before reading the job itself. */
+  webhookQuietMs?: number
+  /** Tells the partner of a watcher's failed read. */
+  report: (message: string) => void
+}
+
+/** A job's identity in the store: its tool's path and the service's id. */
+export interface JobKey {
+  toolPath: string
+  jobId: string
 }
 
 /** Whether a job body says the job has ended (the spec's `status` field, read as the client reads it). */
@@ -32,36 +47,178 @@ export function endedIn(body: string): boolean {
   }
 }
 
+/** A short name of what a snapshot says: two snapshots with the same status and body are one version. */
+export const versionOf = (snapshot: Pick<JobSnapshot, 'status' | 'body'>) => hashText(`${snapshot.status}\n${snapshot.body}`)
+
+const CHANNEL = 'jobs'
+const ok = (snapshot: JobSnapshot) => snapshot.status >= 200 && snapshot.status < 300
+
 /**
- * Job reads, shared: every read of one job within `freshMs` is answered from one snapshot kept in
- * the store (so across instances), concurrent reads in one process share one request to the
- * service, and a finished job is never read again while its snapshot is kept. A flood of reads
- * from one user therefore costs the service at most one read per job per `freshMs`.
+ * A job's status, shared by every page and instance.
+ * - Reads: the snapshot kept in the store answers while it is fresh, while a watcher keeps it
+ *   current, and forever once the job has ended; concurrent reads in one process share one request
+ *   to the service. A flood of reads costs the service at most one read per job per `freshMs`.
+ * - Updates (a read, a webhook, the creation's answer) are kept in the store and published to
+ *   every instance; a finished job's snapshot is never replaced by an earlier status.
+ * - Watching: while pages listen to a job, one instance (the holder of a lease in the store) reads
+ *   it at the client's pace (or, with webhooks, only when they fall quiet) until it ends.
  */
-export function createJobStatus(store: ProxyStore, readService: (toolPath: string, jobId: string) => Promise<JobSnapshot>, options: JobStatusOptions) {
+export function createJobStatus(
+  store: ProxyStore,
+  readService: (key: JobKey) => Promise<JobSnapshot>,
+  options: JobStatusOptions,
+) {
+  const instance = crypto.randomUUID()
   const inFlight = new Map<string, Promise<JobSnapshot>>()
+  const name = ({ toolPath, jobId }: JobKey) => `${toolPath}:${jobId}`
+  const statusKey = (key: JobKey) => `status:${name(key)}`
+
+  const kept = async (key: JobKey): Promise<JobSnapshot | undefined> => {
+    const text = await store.get(statusKey(key))
+    return text ? (JSON.parse(text) as JobSnapshot) : undefined
+  }
+
+  /** Keeps and publishes a job's new snapshot; an ended job's stays (a late, earlier status cannot replace it). */
+  async function put(key: JobKey, snapshot: JobSnapshot, previous?: JobSnapshot): Promise<JobSnapshot> {
+    const before = previous ?? (await kept(key))
+    if (before?.terminal) return before
+    const next = { ...snapshot, since: before?.since ?? snapshot.since ?? snapshot.readAt }
+    const text = JSON.stringify(next)
+    if (next.terminal) {
+      // The first end written wins, atomically: it is what every later write gives way to.
+      const ended = await store.hold(`ended:${name(key)}`, text, options.keepMs)
+      await store.set(statusKey(key), ended, options.keepMs)
+      if (ended !== text) return JSON.parse(ended) as JobSnapshot
+    } else {
+      await store.set(statusKey(key), text, options.keepMs)
+      // An end written between our read and our write would be overwritten: put it back.
+      const ended = await store.get(`ended:${name(key)}`)
+      if (ended) {
+        await store.set(statusKey(key), ended, options.keepMs)
+        return JSON.parse(ended) as JobSnapshot
+      }
+    }
+    if (!before || versionOf(before) !== versionOf(next)) await store.publish(CHANNEL, JSON.stringify({ key, snapshot: next }))
+    return next
+  }
+
+  /** One read of the service per job at a time in this process; a job's answer is kept and published. */
+  function readNow(key: JobKey, previous: JobSnapshot | undefined): Promise<JobSnapshot> {
+    const id = name(key)
+    let reading = inFlight.get(id)
+    if (!reading) {
+      reading = readService(key)
+        // Only a job's own answer is shared; a refusal or a failure is read again next time.
+        .then((snapshot) => (ok(snapshot) ? put(key, snapshot, previous) : snapshot))
+        .finally(() => inFlight.delete(id))
+      inFlight.set(id, reading)
+    }
+    return reading
+  }
+
+  // Watching: one subscription per instance, fanned out to the listeners of each job here.
+  const listeners = new Map<string, { key: JobKey; each: Set<(snapshot: JobSnapshot) => void> }>()
+  let subscription: Promise<() => Promise<void>> | undefined
+  const tell = (id: string, snapshot: JobSnapshot) => {
+    for (const listener of listeners.get(id)?.each ?? []) listener(snapshot)
+  }
+  const subscribe = () =>
+    (subscription ??= store
+      .subscribe(CHANNEL, {
+        message(message) {
+          const { key, snapshot } = JSON.parse(message) as { key: JobKey; snapshot: JobSnapshot }
+          tell(name(key), snapshot)
+        },
+        missed() {
+          for (const [id, { key }] of listeners) {
+            kept(key).then(
+              (snapshot) => snapshot && snapshot.readAt > 0 && tell(id, snapshot),
+              (error: unknown) => options.report(`a job's status could not be read again: ${String(error)}`),
+            )
+          }
+        },
+      })
+      .catch((error: unknown) => {
+        subscription = undefined
+        throw error
+      }))
+
+  /** Reads the service for a job while this instance holds its lease and pages here listen. */
+  async function watchLoop(key: JobKey) {
+    const id = name(key)
+    let lastTry = 0
+    while (listeners.has(id)) {
+      let wait = options.leaseMs / 2
+      try {
+        const snapshot = await kept(key)
+        if (snapshot?.terminal) {
+          tell(id, snapshot)
+          return
+        }
+        if (await store.lease(`lease:${id}`, instance, options.leaseMs)) {
+          const now = Date.now()
+          const age = now - (snapshot?.since ?? now)
+          const pace = options.webhookQuietMs ?? pollDelay(age, 3000, false)
+          const due = Math.max(snapshot?.readAt || snapshot?.since || 0, lastTry) + pace
+          if (!snapshot || now >= due) {
+            lastTry = now
+            const read = await readNow(key, snapshot)
+            // A refusal (the job is gone, the key lost its scope) is told as it is: the page reads it itself.
+            if (!ok(read)) tell(id, read)
+            if (!ok(read) && read.status !== 429 && read.status < 500) return
+            wait = Math.min(options.leaseMs / 3, pace)
+          } else {
+            wait = Math.min(options.leaseMs / 3, due - now)
+          }
+        }
+      } catch (error) {
+        options.report(`watching a job: ${error instanceof Error ? error.message : String(error)}`)
+      }
+      await new Promise((resolve) => setTimeout(resolve, Math.max(50, wait)))
+    }
+  }
+
   return {
-    async read(toolPath: string, jobId: string): Promise<JobSnapshot> {
-      const key = `status:${toolPath}:${jobId}`
-      const kept = await store.get(key)
-      if (kept) {
-        const snapshot = JSON.parse(kept) as JobSnapshot
-        if (snapshot.terminal || Date.now() - snapshot.readAt < options.freshMs) return snapshot
+    put,
+
+    /** The job's status, from the store when it is current enough, else from the service. */
+    async read(key: JobKey): Promise<JobSnapshot> {
+      const snapshot = await kept(key)
+      const read = snapshot && snapshot.readAt > 0 ? snapshot : undefined
+      if (read && (read.terminal || Date.now() - read.readAt < options.freshMs)) return read
+      // A watcher keeps the snapshot current: no need to read.
+      if (read && (await store.get(`lease:${name(key)}`))) return read
+      return readNow(key, snapshot)
+    },
+
+    /** The job's snapshot as kept, if any. */
+    current: kept,
+
+    /**
+     * Tells `listener` of every new snapshot of the job (and, once listening, of the one kept, if
+     * any) until the returned function is called; while anyone here listens, the job is watched.
+     */
+    async watch(key: JobKey, listener: (snapshot: JobSnapshot) => void): Promise<() => void> {
+      await subscribe()
+      const id = name(key)
+      let entry = listeners.get(id)
+      const starts = !entry
+      if (!entry) listeners.set(id, (entry = { key, each: new Set() }))
+      entry.each.add(listener)
+      const stop = () => {
+        entry.each.delete(listener)
+        if (entry.each.size === 0 && listeners.get(id) === entry) listeners.delete(id)
       }
-      let reading = inFlight.get(key)
-      if (!reading) {
-        reading = readService(toolPath, jobId)
-          .then(async (snapshot) => {
-            // Only a job's own answer is shared; a refusal or a failure is read again next time.
-            if (snapshot.status >= 200 && snapshot.status < 300) {
-              await store.set(key, JSON.stringify(snapshot), snapshot.terminal ? options.keepMs : options.freshMs)
-            }
-            return snapshot
-          })
-          .finally(() => inFlight.delete(key))
-        inFlight.set(key, reading)
-      }
-      return reading
+      const snapshot = await kept(key).catch((error: unknown) => {
+        stop()
+        throw error
+      })
+      // The creation's answer is not news to the page that created the job.
+      if (snapshot && snapshot.readAt > 0) listener(snapshot)
+      if (starts) void watchLoop(key)
+      return stop
     },
   }
 }
+
+export type JobStatus = ReturnType<typeof createJobStatus>

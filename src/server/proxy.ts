@@ -1,12 +1,14 @@
-import { defaultInterpretation, TOOLS, type Tool, type ToolId } from '../tools/index.js'
+import { defaultInterpretation, isTerminal, TOOLS, type Tool, type ToolId } from '../tools/index.js'
 import { downloadAnswer, errorAnswer, fileNameOf, relayedHeaders } from './answers.js'
+import { createEventStreams, type StreamedJob } from './events.js'
 import { formFieldReader } from './formFields.js'
 import { createHandles } from './handles.js'
-import { createJobStatus, endedIn, type JobSnapshot } from './jobStatus.js'
+import { createJobStatus, endedIn, type JobKey, type JobSnapshot } from './jobStatus.js'
 import { AnswerTooLarge, artifactPaths, rewriteAnswer, stringsIn } from './links.js'
 import { createSigner } from './signing.js'
 import { guardStore, memoryStore, StoreUnavailable, type ProxyStore } from './store.js'
 import { failureOf, followDownload, isRedirect, neverArrived, readCapped, upstreamTimer, UpstreamFailure } from './upstream.js'
+import { readWebhookJob, verifyWebhook, WEBHOOK_TOLERANCE_MS, webhookKeys, type WebhookOptions } from './webhooks.js'
 
 /** Who is asking, as the partner's `authorize` says: the end user's id and the tools they may run. */
 export interface ProxyUser {
@@ -59,6 +61,18 @@ export interface ToolsProxyOptions {
   artifactTtlMs?: number
   /** A fetch to reach the service with, instead of the global one. */
   fetch?: typeof fetch
+  /**
+   * Receive the service's webhooks at `{basePath}/webhooks` (Standard Webhooks, verified with
+   * `secret`): job updates reach the pages' event streams at once, and no instance reads the
+   * service for a job while its webhooks keep coming.
+   */
+  webhooks?: WebhookOptions
+  /** How long one event stream (`{basePath}/events`) stays open before the page resumes it, in ms. Default 5 minutes; lower it where a platform cuts requests sooner (serverless). */
+  streamMaxMs?: number
+  /** How often an open event stream gets a comment line to keep it alive, in ms. Default 15 s. */
+  heartbeatMs?: number
+  /** Event streams one user may hold open on one instance (a page holds one). Default 16. */
+  streamsPerUser?: number
   /** Where the proxy reports what a partner should see (an unreachable service, a refused key, a failing store). Default `console.error`. Never given the key or the secret. */
   onError?: (message: string) => void
 }
@@ -85,6 +99,12 @@ const MEMORY_TTL = 7 * 24 * 60 * 60 * 1000
 const SIGNED_LINKS_KEPT = 10_000
 /** How much of an upload is read before a refusal, so the browser sees the answer, not a reset. */
 const DRAIN_CAP = 8 * 1024 * 1024
+/** How long a job's status is kept after its last change. */
+const STATUS_TTL = 60 * 60 * 1000
+/** Jobs one event stream may carry. */
+const MAX_STREAMED_JOBS = 50
+/** With webhooks, how long a watched job may go without one before the proxy reads it itself. */
+const WEBHOOK_QUIET = 60_000
 
 /**
  * How an upload meets a redirect. Node's fetch keeps a copy of a streamed body in any mode but
@@ -101,6 +121,8 @@ type Route =
   | { kind: 'call'; tool: Tool }
   | { kind: 'poll'; tool: Tool; handle: string }
   | { kind: 'artifact'; token: string }
+  | { kind: 'events' }
+  | { kind: 'webhooks' }
 
 /**
  * A server-side proxy to the Tools API: the browser talks to it with no key (`<ToolsProvider
@@ -157,9 +179,15 @@ export function createToolsProxy(options: ToolsProxyOptions): ToolsProxy {
     body: await readCapped(upstream, maxAnswerBytes),
   })
 
+  const webhookKeyring = options.webhooks && webhookKeys(options.webhooks)
+  const readWebhook = options.webhooks?.read ?? readWebhookJob
+  const byId = new Map<string, Tool>(TOOLS.map((tool) => [tool.id, tool]))
+  /** Event streams open here, per user. */
+  const streamsOf = new Map<string, number>()
+
   const jobStatus = createJobStatus(
     store,
-    async (toolPath, jobId) => {
+    async ({ toolPath, jobId }) => {
       const timer = upstreamTimer(timeoutMs)
       timer.start()
       try {
@@ -174,14 +202,29 @@ export function createToolsProxy(options: ToolsProxyOptions): ToolsProxy {
         timer.stop()
       }
     },
-    { freshMs: 1000, keepMs: 10 * 60 * 1000 },
+    { freshMs: 1000, keepMs: STATUS_TTL, leaseMs: 10_000, webhookQuietMs: options.webhooks ? WEBHOOK_QUIET : undefined, report },
   )
+  const eventsPath = `${basePath}/events`
+  const events = createEventStreams<StreamedJob & { user: ProxyUser }>(jobStatus, {
+    streamMaxMs: options.streamMaxMs ?? 5 * 60 * 1000,
+    heartbeatMs: options.heartbeatMs ?? 15_000,
+    maxQueuedBytes: 2 * maxAnswerBytes,
+    answer: async (job, snapshot) => {
+      const tool = byId.get(job.tool)!
+      const answer = await jobAnswer(snapshot, job.user, tool, job.key.jobId, job.handle)
+      const json = await answer.text()
+      return { status: answer.status, json: answer.headers.get('content-type') === 'application/json' ? json : JSON.stringify(json) }
+    },
+    report,
+  })
 
   function routeOf(pathname: string): Route | undefined {
     if (!pathname.startsWith(`${basePath}/`)) return undefined
     const rest = pathname.slice(basePath.length)
     const tool = byPath.get(rest)
     if (tool) return { kind: 'call', tool }
+    if (rest === '/events') return { kind: 'events' }
+    if (rest === '/webhooks') return { kind: 'webhooks' }
     const poll = /^(\/.+)\/jobs\/([^/]+)$/.exec(rest)
     const polled = poll && byPath.get(poll[1]!)
     if (polled?.mode === 'deferred') return { kind: 'poll', tool: polled, handle: decodeSegment(poll![2]!) }
@@ -372,13 +415,100 @@ export function createToolsProxy(options: ToolsProxyOptions): ToolsProxy {
     if (!jobId) return errorAnswer(404, 'jobNotFound', 'No such job.')
     let snapshot: JobSnapshot
     try {
-      snapshot = await jobStatus.read(tool.path, jobId)
+      snapshot = await jobStatus.read({ toolPath: tool.path, jobId })
     } catch (error) {
+      if (error instanceof StoreUnavailable) throw error
       return upstreamFailed(`GET ${tool.path}/jobs`, failureOf(error, { timedOut: false, signal: request.signal }), request)
     }
+    return jobAnswer(snapshot, user, tool, jobId, handle)
+  }
+
+  /** A job's status as this user reads it: their handle, their links, none of what their request carried. */
+  async function jobAnswer(snapshot: Answer, user: ProxyUser, tool: Tool, jobId: string, handle: string): Promise<Response> {
     const kept = await store.get(`written:${jobId}`)
     const written = kept ? (JSON.parse(kept) as string[] | 'unknown') : []
     return relay(snapshot, user, tool, { jobId, handle, written: written === 'unknown' ? written : new Set(written) })
+  }
+
+  /** `GET {basePath}/events?job=<tool id>:<handle>&…`: one stream of the page's jobs, each bound to this user like a read. */
+  async function openEvents(request: Request, user: ProxyUser): Promise<Response> {
+    const wanted = new URL(request.url).searchParams.getAll('job')
+    if (wanted.length === 0 || wanted.length > MAX_STREAMED_JOBS) {
+      return errorAnswer(400, 'invalidInput', `Name from 1 to ${MAX_STREAMED_JOBS} jobs, as job=<tool>:<handle>.`)
+    }
+    const jobs: (StreamedJob & { user: ProxyUser })[] = []
+    for (const each of wanted) {
+      const split = each.lastIndexOf(':')
+      const tool = byId.get(each.slice(0, split))
+      if (!tool || tool.mode !== 'deferred') return errorAnswer(404, 'jobNotFound', 'No such job.')
+      if (!user.tools.includes(tool.id)) return toolNotAllowed(tool.id)
+      const handle = each.slice(split + 1)
+      const jobId = await handles.openJob(user.user, tool.id, handle)
+      if (!jobId) return errorAnswer(404, 'jobNotFound', 'No such job.')
+      jobs.push({ key: { toolPath: tool.path, jobId }, tool: tool.id, handle, user })
+    }
+    const open = streamsOf.get(user.user) ?? 0
+    if (open >= (options.streamsPerUser ?? 16)) {
+      return errorAnswer(429, 'tooManyStreams', 'Too many event streams are open for this user.', { headers: { 'Retry-After': '5' } })
+    }
+    streamsOf.set(user.user, open + 1)
+    // Counted while open: the page closing it, or its end, gives the place back.
+    return events.open(jobs, request.headers.get('last-event-id'), request.signal, () => {
+      const left = (streamsOf.get(user.user) ?? 1) - 1
+      if (left > 0) streamsOf.set(user.user, left)
+      else streamsOf.delete(user.user)
+    })
+  }
+
+  /** `POST {basePath}/webhooks`: the service telling of a job. Verified first; then kept and published like a read. */
+  async function webhook(request: Request): Promise<Response> {
+    if (!webhookKeyring) return refuse(request, errorAnswer(404, 'notFound', 'Not found.'))
+    let text: string
+    const timer = upstreamTimer(timeoutMs, request.signal)
+    timer.start()
+    try {
+      const body = request.body?.pipeThrough(new TransformStream(), { signal: timer.signal })
+      text = await readCapped(new Response(body, { headers: request.headers }), maxAnswerBytes)
+    } catch (error) {
+      if (error instanceof UpstreamFailure && error.reason === 'too-large') return tooLarge(maxAnswerBytes)
+      if (timer.timedOut) return errorAnswer(408, 'requestTimeout', `The request’s body did not arrive within ${timeoutMs} ms.`)
+      return errorAnswer(499, 'clientClosed', 'The request was cancelled.')
+    } finally {
+      timer.stop()
+    }
+    const verdict = await verifyWebhook(await Promise.all(webhookKeyring), request.headers, text, Date.now())
+    if ('refused' in verdict) return errorAnswer(401, 'webhookRefused', `The webhook was refused: ${verdict.refused}.`)
+    // A webhook sent again (the sender's retry) changes nothing: only the first of an id is read.
+    const seen = `webhook:${verdict.id}`
+    if (!(await store.claim(seen, 2 * WEBHOOK_TOLERANCE_MS))) return new Response(null, { status: 204 })
+    try {
+      let payload: unknown
+      try {
+        payload = JSON.parse(text)
+      } catch {
+        return errorAnswer(400, 'invalidInput', 'The webhook’s body is not JSON.')
+      }
+      const job = readWebhook(payload)
+      // Not about a job, or about a job this proxy never created (another app on the same key): nothing to do.
+      const toolPath = job && typeof job.jobId === 'string' && typeof job.status === 'string' ? await store.get(`job:${job.jobId}`) : undefined
+      if (!job || !toolPath) return new Response(null, { status: 204 })
+      const now = Date.now()
+      await jobStatus.put(
+        { toolPath, jobId: job.jobId },
+        {
+          status: 200,
+          body: JSON.stringify(job.body ?? { jobId: job.jobId, status: job.status }),
+          headers: relayedHeaders(new Headers()),
+          readAt: now,
+          terminal: isTerminal(defaultInterpretation.phase(job.status)),
+        },
+      )
+      return new Response(null, { status: 204 })
+    } catch (error) {
+      // Not taken in: the sender's retry must be read.
+      await store.release(seen).catch(() => {})
+      throw error
+    }
   }
 
   async function artifact(request: Request, user: ProxyUser, token: string): Promise<Response> {
@@ -431,6 +561,13 @@ export function createToolsProxy(options: ToolsProxyOptions): ToolsProxy {
     if (typeof created === 'string' && (written === 'unknown' || written.size > 0)) {
       await store.set(`written:${created}`, JSON.stringify(written === 'unknown' ? written : [...written]), MEMORY_TTL)
     }
+    if (typeof created === 'string' && tool) {
+      // The creation starts the job's clock: a watcher paces its reads (or waits for webhooks) from it.
+      const key: JobKey = { toolPath: tool.path, jobId: created }
+      await jobStatus.put(key, { ...upstream, readAt: 0, since: Date.now(), terminal: endedIn(upstream.body) })
+      // A webhook names only the job: which tool's it is, is remembered here.
+      if (webhookKeyring) await store.set(`job:${created}`, tool.path, STATUS_TTL)
+    }
     // Links expire on the minute, so a poll of a job whose files did not change reuses their signatures.
     const expiresAt = Math.ceil((Date.now() + artifactTtl) / 60_000) * 60_000
     const json = await rewriteAnswer(
@@ -463,7 +600,9 @@ export function createToolsProxy(options: ToolsProxyOptions): ToolsProxy {
       },
       MAX_LINKS,
     )
-    return new Response(json, { status, headers: { ...headers, 'Content-Type': 'application/json' } })
+    // A job's answer names the stream its updates come on: the page listens there instead of polling.
+    const live: Record<string, string> = handle ? { 'X-Tools-Events': eventsPath } : {}
+    return new Response(json, { status, headers: { ...headers, ...live, 'Content-Type': 'application/json' } })
   }
 
   const toolNotAllowed = (tool: string) =>
@@ -491,10 +630,12 @@ export function createToolsProxy(options: ToolsProxyOptions): ToolsProxy {
     const { pathname } = new URL(request.url)
     const route = routeOf(pathname)
     if (!route) return refuse(request, errorAnswer(404, 'notFound', 'Not found.'))
-    const method = route.kind === 'call' ? 'POST' : 'GET'
+    const method = route.kind === 'call' || route.kind === 'webhooks' ? 'POST' : 'GET'
     if (request.method !== method && !(method === 'GET' && request.method === 'HEAD')) {
       return refuse(request, errorAnswer(405, 'methodNotAllowed', `Use ${method}.`, { headers: { Allow: method } }))
     }
+    // The service's own call: its signature, not a session, says who sent it.
+    if (route.kind === 'webhooks') return webhook(request)
     if (method === 'POST' && crossSite(request)) {
       return refuse(request, errorAnswer(403, 'crossSite', 'This request came from another site.'))
     }
@@ -507,6 +648,7 @@ export function createToolsProxy(options: ToolsProxyOptions): ToolsProxy {
       return refuse(request, errorAnswer(429, 'rateLimited', 'Too many requests; try again shortly.', { headers: { 'Retry-After': String(wait) } }))
     }
     if (route.kind === 'artifact') return artifact(request, user, route.token)
+    if (route.kind === 'events') return openEvents(request, user)
     if (!user.tools.includes(route.tool.id)) return refuse(request, toolNotAllowed(route.tool.id))
     if (route.kind === 'poll') return poll(request, user, route.tool, route.handle)
     return call(request, user, route.tool)

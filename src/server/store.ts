@@ -1,9 +1,10 @@
 /**
  * Where the proxy keeps what several instances must share: the users' spend counters and request
  * rates, the Idempotency-Keys already counted, who each file was first issued to, the service's
- * URLs a job's request carried, and a job's fresh status. Handles are signed and need no store.
- * Every operation is atomic on its key, so instances sharing one store count exactly. The proxy
- * gives every operation a second: a store slower than that, or failing, answers 503
+ * URLs a job's request carried, a job's latest status and who watches it, and the webhooks seen.
+ * Handles are signed and need no store. Every operation is atomic on its key, so instances
+ * sharing one store count exactly; `publish`/`subscribe` carry job updates between them. The
+ * proxy gives every operation a second: a store slower than that, or failing, answers 503
  * `store_unavailable` and nothing is sent to the service.
  */
 export interface ProxyStore {
@@ -23,6 +24,23 @@ export interface ProxyStore {
   set(key: string, value: string, ttlMs: number): Promise<void>
   /** Sets `key` to `value` for `ttlMs` unless it is set; returns the value it holds (the first writer's). */
   hold(key: string, value: string, ttlMs: number): Promise<string>
+  /** Sets `key` to `owner` for `ttlMs` when it is unset or already `owner`'s (a renewal): true when `owner` holds it now. */
+  lease(key: string, owner: string, ttlMs: number): Promise<boolean>
+  /** Sends `message` to every subscriber of `channel`, in every instance sharing the store. */
+  publish(channel: string, message: string): Promise<void>
+  /**
+   * Calls `listener.message` with every message published on `channel` from now on, and
+   * `listener.missed` when messages may have been lost (the connection came back); resolves once
+   * listening, with a function that stops.
+   */
+  subscribe(channel: string, listener: StoreListener): Promise<() => Promise<void>>
+}
+
+/** What a subscriber of a store channel is told. */
+export interface StoreListener {
+  message(message: string): void
+  /** Messages may have been lost meanwhile (the store's connection dropped and came back): read what matters again. */
+  missed?(): void
 }
 
 /** One process's store, in memory: the default, right for a single instance. */
@@ -36,6 +54,7 @@ export function memoryStore(): ProxyStore {
     }
     return entry
   }
+  const channels = new Map<string, Set<StoreListener>>()
   let writes = 0
   /** Drops expired entries now and then, so a long-lived process does not keep every user forever. */
   const sweep = () => {
@@ -78,17 +97,52 @@ export function memoryStore(): ProxyStore {
       entries.set(key, { value: 0, text, expiresAt: Date.now() + ttlMs })
       return text
     },
+    async lease(key, owner, ttlMs) {
+      sweep()
+      const held = live(key)?.text
+      if (held !== undefined && held !== owner) return false
+      entries.set(key, { value: 0, text: owner, expiresAt: Date.now() + ttlMs })
+      return true
+    },
+    async publish(channel, message) {
+      // Delivered after the publisher's turn, as a network store would.
+      for (const listener of channels.get(channel) ?? []) queueMicrotask(() => listener.message(message))
+    },
+    async subscribe(channel, listener) {
+      let listeners = channels.get(channel)
+      if (!listeners) channels.set(channel, (listeners = new Set()))
+      // A wrapper per call: the same listener subscribed twice stops twice.
+      const entry: StoreListener = { message: (message) => listener.message(message) }
+      listeners.add(entry)
+      return async () => {
+        listeners.delete(entry)
+        if (listeners.size === 0) channels.delete(channel)
+      }
+    },
   }
 }
 
 /**
- * What `redisStore` needs of a Redis client: `eval` as node-redis (`redis` 4 and later) has it.
- * With another client, pass an object whose `eval` calls that client's.
+ * What `redisStore` needs of a Redis client, as node-redis (`redis` 4 and later) has it: `eval`,
+ * `publish`, and `duplicate` for the connection that subscribes (a subscribing connection can do
+ * nothing else). With another client, pass an object whose methods call that client's.
  */
 export interface RedisEvalClient {
   eval(script: string, options: { keys: string[]; arguments: string[] }): Promise<unknown>
+  publish(channel: string, message: string): Promise<unknown>
+  /** A new client like this one, not yet connected. */
+  duplicate(): RedisSubscriberClient
   /** node-redis emits 'error' when the connection fails; with no listener, Node ends the process. */
   on?(event: 'error', listener: (error: unknown) => void): unknown
+}
+
+/** The connection `redisStore` subscribes on: `client.duplicate()`. */
+export interface RedisSubscriberClient {
+  connect(): Promise<unknown>
+  subscribe(channel: string, listener: (message: string) => void): Promise<unknown>
+  unsubscribe(channel: string, listener?: (message: string) => void): Promise<unknown>
+  /** 'error' as on the client; 'ready' each time the connection is (again) ready, when messages may have been missed. */
+  on(event: 'error' | 'ready', listener: (error?: unknown) => void): unknown
 }
 
 export interface RedisStoreOptions {
@@ -110,6 +164,11 @@ const CLAIM = `return redis.call('SET', KEYS[1], '1', 'NX', 'PX', ARGV[1]) and 1
 const RELEASE = `return redis.call('DEL', KEYS[1])`
 const GET = `return redis.call('GET', KEYS[1])`
 const SET = `return redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])`
+const LEASE = `
+local held = redis.call('GET', KEYS[1])
+if held and held ~= ARGV[1] then return 0 end
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+return 1`
 const HOLD = `
 local held = redis.call('GET', KEYS[1])
 if held then return held end
@@ -124,11 +183,31 @@ return ARGV[1]`
  */
 export function redisStore(client: RedisEvalClient, { prefix = 'tools-proxy:', onError }: RedisStoreOptions = {}): ProxyStore {
   let lastReported = ''
-  client.on?.('error', (error: unknown) => {
+  const reportError = (error: unknown) => {
     const message = `[tools proxy] Redis: ${error instanceof Error ? error.message || error.name : String(error)}`
     // A reconnecting client repeats its error on every try: say it once until it changes.
     if (message !== lastReported) (onError ?? console.error)((lastReported = message))
-  })
+  }
+  client.on?.('error', reportError)
+  /** The subscribing connection, opened on the first subscription; every listener of a channel shares one Redis subscription. */
+  let subscriber: Promise<RedisSubscriberClient> | undefined
+  const channels = new Map<string, Set<StoreListener>>()
+  const connectSubscriber = () =>
+    (subscriber ??= (async () => {
+      const connection = client.duplicate()
+      connection.on('error', reportError)
+      let ready = false
+      connection.on('ready', () => {
+        // node-redis subscribes again by itself; what was published meanwhile is lost.
+        if (ready) for (const listeners of channels.values()) for (const listener of listeners) listener.missed?.()
+        ready = true
+      })
+      await connection.connect()
+      return connection
+    })().catch((error: unknown) => {
+      subscriber = undefined
+      throw error
+    }))
   const run = (script: string, key: string, args: (string | number)[]) =>
     client.eval(script, { keys: [prefix + key], arguments: args.map(String) })
   const ttl = (ms: number) => Math.max(1, Math.ceil(ms))
@@ -146,6 +225,29 @@ export function redisStore(client: RedisEvalClient, { prefix = 'tools-proxy:', o
       await run(SET, key, [value, ttl(ttlMs)])
     },
     hold: async (key, value, ttlMs) => String(await run(HOLD, key, [value, ttl(ttlMs)])),
+    lease: async (key, owner, ttlMs) => Number(await run(LEASE, key, [owner, ttl(ttlMs)])) === 1,
+    publish: async (channel, message) => {
+      await client.publish(prefix + channel, message)
+    },
+    subscribe: async (channel, listener) => {
+      const connection = await connectSubscriber()
+      let listeners = channels.get(channel)
+      if (!listeners) {
+        channels.set(channel, (listeners = new Set()))
+        const current = listeners
+        await connection.subscribe(prefix + channel, (message) => {
+          for (const each of current) each.message(message)
+        })
+      }
+      const entry: StoreListener = { message: (message) => listener.message(message), missed: () => listener.missed?.() }
+      listeners.add(entry)
+      return async () => {
+        listeners.delete(entry)
+        if (listeners.size > 0 || channels.get(channel) !== listeners) return
+        channels.delete(channel)
+        await connection.unsubscribe(prefix + channel)
+      }
+    },
   }
 }
 
@@ -171,5 +273,8 @@ export function guardStore(store: ProxyStore, limitMs: number): ProxyStore {
     get: guard(store.get.bind(store)),
     set: guard(store.set.bind(store)),
     hold: guard(store.hold.bind(store)),
+    lease: guard(store.lease.bind(store)),
+    publish: guard(store.publish.bind(store)),
+    subscribe: guard(store.subscribe.bind(store)),
   }
 }

@@ -1,0 +1,71 @@
+import { webhookKey, webhookSigned } from '../tools/internal.js'
+
+/** A job as a webhook tells of it. */
+export interface WebhookJob {
+  /** The service's id of the job. */
+  jobId: string
+  /** Its status, in the service's words. */
+  status: string
+  /** The job's body as a read of it would give (its result, its links); default `{ jobId, status }`. */
+  body?: unknown
+}
+
+export interface WebhookOptions {
+  /** The endpoint's signing secret (`whsec_…`), or several while one is rotated out. */
+  secret: string | readonly string[]
+  /**
+   * The job a webhook's body tells of, or null for an event that is not about a job. Default: the
+   * body, or its `data`, when it has string `jobId` and `status`; the rest is the job's body.
+   */
+  read?: (body: unknown) => WebhookJob | null | undefined
+}
+
+/** How far a webhook's timestamp may be from now, either way. */
+export const WEBHOOK_TOLERANCE_MS = 5 * 60 * 1000
+
+/** Checks a webhook secret list at startup: a TypeError naming the problem, before any webhook arrives. */
+export function webhookKeys(options: WebhookOptions): Promise<CryptoKey>[] {
+  const secrets = typeof options.secret === 'string' ? [options.secret] : options.secret
+  if (!Array.isArray(secrets) || secrets.length === 0) throw new TypeError('createToolsProxy: `webhooks.secret` must be the endpoint’s `whsec_…` secret, or a list of them.')
+  return secrets.map((secret) => {
+    try {
+      return webhookKey(secret)
+    } catch {
+      throw new TypeError('createToolsProxy: a `webhooks.secret` is not a `whsec_…` secret (base64 after the prefix).')
+    }
+  })
+}
+
+/**
+ * Whether a webhook is the service's: a Standard Webhooks signature by one of `keys` over its id,
+ * timestamp and body, with a timestamp within five minutes of `now`. The reason when it is not.
+ */
+export async function verifyWebhook(
+  keys: readonly CryptoKey[],
+  headers: Headers,
+  body: string,
+  now: number,
+): Promise<{ id: string } | { refused: string }> {
+  const id = headers.get('webhook-id')
+  const timestamp = headers.get('webhook-timestamp')
+  const signature = headers.get('webhook-signature')
+  if (!id || !timestamp || !signature) return { refused: 'webhook-id, webhook-timestamp and webhook-signature are required' }
+  if (!/^\d{1,12}$/.test(timestamp) || Math.abs(now - Number(timestamp) * 1000) > WEBHOOK_TOLERANCE_MS) {
+    return { refused: 'the timestamp is not within five minutes of now' }
+  }
+  if (!(await webhookSigned(keys, signature, id, timestamp, body))) return { refused: 'no signature matches' }
+  return { id }
+}
+
+const record = (value: unknown): Record<string, unknown> | undefined =>
+  typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined
+
+/** The default reading of a webhook: the job is the body, or its `data`, with string `jobId` and `status`. */
+export function readWebhookJob(body: unknown): WebhookJob | null {
+  for (const candidate of [record(body), record(record(body)?.data)]) {
+    if (candidate && typeof candidate.jobId === 'string' && typeof candidate.status === 'string') {
+      return { jobId: candidate.jobId, status: candidate.status, body: candidate }
+    }
+  }
+  return null
+}

@@ -1,0 +1,411 @@
+// @vitest-environment node
+// Live updates through the proxy: the service's webhooks, verified and deduplicated; one event
+// stream per page; one watcher per job for every page and instance (a lease in the store); and
+// instances hearing each other over a real Redis's publish/subscribe.
+import { createParser, type EventSourceMessage } from 'eventsource-parser'
+import { Webhook } from 'standardwebhooks'
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
+import { webhookKey, webhookSignature, webhookSigned } from '../src/client/standardWebhooks.js'
+import { createToolsProxy, memoryStore, redisStore, type ProxyStore, type ToolsProxyOptions } from '../src/server/index.js'
+import { PROXY_ERROR_CODES, TOOLS } from '../src/tools/index.js'
+import { startRedis } from './support/redis.js'
+
+const SERVICE = 'https://tools.cabinet.test/v1'
+const SITE = 'https://partner.test'
+const SECRET = 'a-test-secret-of-at-least-thirty-two-characters'
+const ALL = TOOLS.map((tool) => tool.id)
+// The spec's own test vector (standardwebhooks.com).
+const VECTOR = {
+  secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+  id: 'msg_p5jXN8AQM9LWM0D4loKWxJek',
+  timestamp: 1614265330,
+  body: '{"test": 2432232314}',
+  signature: 'v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=',
+}
+const WEBHOOK_SECRET = 'whsec_C2FVsBQIhrscChlQIMV+b5sSYspob7oD'
+const OLD_SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw'
+
+/** The stand-in service: every request recorded; a job's status is whatever `statusOf` says now. */
+let received: Request[] = []
+let statusOf: (jobId: string) => string = () => 'processing'
+let jobs = 0
+const service: typeof fetch = async (input, init) => {
+  const request = new Request(input, init)
+  received.push(request)
+  if (request.method === 'POST') return Response.json({ jobId: `job_${++jobs}`, status: 'pending', requestId: 'req_1' }, { status: 202 })
+  const jobId = new URL(request.url).pathname.split('/').pop()!
+  const status = statusOf(jobId)
+  return Response.json({ jobId, status, ...(status === 'completed' ? { report: `${SERVICE}/artifacts/${jobId}.pdf` } : {}) })
+}
+const reads = () => received.filter((request) => request.method === 'GET').length
+afterEach(() => {
+  received = []
+  statusOf = () => 'processing'
+  vi.useRealTimers()
+})
+
+function proxyWith(options: Partial<ToolsProxyOptions> = {}) {
+  const proxy = createToolsProxy({
+    baseUrl: SERVICE,
+    apiKey: 'server-key',
+    basePath: '/api/tools',
+    secret: SECRET,
+    authorize: (request) => {
+      const user = request.headers.get('x-user')
+      return user ? { user, tools: ALL } : null
+    },
+    rate: { requests: 100_000, perMs: 1000 },
+    fetch: service,
+    onError: () => {},
+    ...options,
+  })
+  const send = (user: string, path: string, init: RequestInit & { headers?: Record<string, string> } = {}) =>
+    proxy.handle(new Request(`${SITE}/api/tools${path}`, { ...init, headers: { 'x-user': user, ...init.headers } }))
+  /** Starts a report job as `user`: its handle and the stream the answer names. */
+  const start = async (user = 'alice') => {
+    const response = await send(user, '/valuation/report', {
+      method: 'POST',
+      body: JSON.stringify({ propertyCategory: 'flat', totalArea: 50 }),
+      headers: { 'content-type': 'application/json', origin: SITE },
+    })
+    expect(response.status).toBe(202)
+    const { jobId } = (await response.json()) as { jobId: string }
+    return { handle: jobId, jobId: `job_${jobs}`, events: response.headers.get('x-tools-events') }
+  }
+  const listen = (user: string, handles: string[], lastEventId?: string) => {
+    const controller = new AbortController()
+    const query = handles.map((handle) => `job=${encodeURIComponent(`valuation/report:${handle}`)}`).join('&')
+    const response = send(user, `/events?${query}`, { signal: controller.signal, headers: lastEventId ? { 'last-event-id': lastEventId } : {} })
+    return { response, cut: () => controller.abort() }
+  }
+  /** A webhook as the service sends one, signed with `secret` (or as `sign` says). */
+  const hook = async (payload: unknown, { id = crypto.randomUUID(), at = Date.now(), secret = WEBHOOK_SECRET, signature }: { id?: string; at?: number; secret?: string; signature?: string } = {}) => {
+    const body = JSON.stringify(payload)
+    const timestamp = Math.floor(at / 1000)
+    const headers = {
+      'content-type': 'application/json',
+      'webhook-id': id,
+      'webhook-timestamp': String(timestamp),
+      'webhook-signature': signature ?? (await webhookSignature(await webhookKey(secret), id, timestamp, body)),
+    }
+    return proxy.handle(new Request(`${SITE}/api/tools/webhooks`, { method: 'POST', body, headers }))
+  }
+  return { proxy, send, start, listen, hook }
+}
+
+/** An event stream as a page reads it: `next()` is the next event, or 'end' when the stream ends. */
+function reader(response: Response) {
+  const events: (EventSourceMessage | 'comment' | 'end')[] = []
+  let wake = () => {}
+  const parser = createParser({
+    onEvent: (event) => {
+      events.push(event)
+      wake()
+    },
+    onComment: () => {
+      events.push('comment')
+      wake()
+    },
+  })
+  void (async () => {
+    const decoder = new TextDecoder()
+    try {
+      for await (const chunk of response.body!) parser.feed(decoder.decode(chunk, { stream: true }))
+    } catch {
+      // Cut by the page.
+    }
+    events.push('end')
+    wake()
+  })()
+  const take = async (wanted: (item: (typeof events)[number]) => boolean) => {
+    for (;;) {
+      const index = events.findIndex(wanted)
+      if (index >= 0) return events.splice(0, index + 1).pop()!
+      await new Promise<void>((resolve) => (wake = resolve))
+    }
+  }
+  return {
+    /** The next job event (comments skipped), or 'end'. */
+    next: async () => {
+      const item = await take((each) => each !== 'comment')
+      return item === 'end' ? 'end' : { id: (item as EventSourceMessage).id, event: (item as EventSourceMessage).event, ...(JSON.parse((item as EventSourceMessage).data) as JobEvent) }
+    },
+    /** Waits for a heartbeat. */
+    comment: () => take((each) => each === 'comment'),
+  }
+}
+interface JobEvent {
+  tool: string
+  jobId: string
+  status: number
+  body: { status: string; report?: string }
+}
+
+describe('webhook signatures (Standard Webhooks)', () => {
+  it('match the spec’s test vector', async () => {
+    const key = await webhookKey(VECTOR.secret)
+    expect(await webhookSignature(key, VECTOR.id, VECTOR.timestamp, VECTOR.body)).toBe(VECTOR.signature)
+    expect(await webhookSigned([key], VECTOR.signature, VECTOR.id, String(VECTOR.timestamp), VECTOR.body)).toBe(true)
+    expect(await webhookSigned([key], VECTOR.signature, VECTOR.id, String(VECTOR.timestamp), `${VECTOR.body} `)).toBe(false)
+  })
+
+  it('are what the standardwebhooks package signs and verifies, both ways', async () => {
+    const reference = new Webhook(WEBHOOK_SECRET)
+    const key = await webhookKey(WEBHOOK_SECRET)
+    for (let i = 0; i < 20; i++) {
+      const id = `msg_${crypto.randomUUID()}`
+      const at = new Date(Math.floor(Date.now() / 1000) * 1000 - i * 1000)
+      const body = JSON.stringify({ data: { jobId: `job_${i}`, status: 'completed', note: 'é ✓ '.repeat(i) } })
+      const signature = reference.sign(id, at, body)
+      expect(await webhookSignature(key, id, at.getTime() / 1000, body)).toBe(signature)
+      expect(await webhookSigned([key], `v1,AAAA ${signature}`, id, String(at.getTime() / 1000), body)).toBe(true)
+      const headers = { 'webhook-id': id, 'webhook-timestamp': String(at.getTime() / 1000), 'webhook-signature': await webhookSignature(key, id, at.getTime() / 1000, body) }
+      expect(reference.verify(body, headers)).toEqual(JSON.parse(body))
+    }
+  })
+
+  it('refuse a secret that is not one, when the proxy is made', () => {
+    expect(() => proxyWith({ webhooks: { secret: 'whsec_not base64!' } })).toThrow(TypeError)
+    expect(() => proxyWith({ webhooks: { secret: [] } })).toThrow(TypeError)
+  })
+})
+
+describe('the webhook receiver', () => {
+  it('takes a signed webhook: the job’s read answers from it, with no read of the service', async () => {
+    const { start, send, hook } = proxyWith({ webhooks: { secret: WEBHOOK_SECRET } })
+    const { handle, jobId } = await start()
+    const response = await hook({ type: 'job.completed', data: { jobId, status: 'completed', report: `${SERVICE}/artifacts/r.pdf` } })
+    expect(response.status).toBe(204)
+    const read = await send('alice', `/valuation/report/jobs/${encodeURIComponent(handle)}`)
+    const body = (await read.json()) as { status: string; report: string; jobId: string }
+    expect(body.status).toBe('completed')
+    expect(body.jobId).toBe(handle)
+    expect(body.report).toMatch(/^\/api\/tools\/artifacts\//)
+    expect(reads()).toBe(0)
+  })
+
+  it('refuses a bad, stale or unsigned webhook with 401 and changes nothing', async () => {
+    const { start, send, hook } = proxyWith({ webhooks: { secret: WEBHOOK_SECRET } })
+    const { handle, jobId } = await start()
+    const payload = { data: { jobId, status: 'failed' } }
+    const refusals = [
+      await hook(payload, { secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' }),
+      await hook(payload, { at: Date.now() - 6 * 60 * 1000 }),
+      await hook(payload, { at: Date.now() + 6 * 60 * 1000 }),
+      await hook(payload, { signature: 'v1,' }),
+      await hook(payload, { signature: 'v2,abc' }),
+    ]
+    for (const refusal of refusals) {
+      expect(refusal.status).toBe(401)
+      expect(((await refusal.json()) as { error: { code: string } }).error.code).toBe(PROXY_ERROR_CODES.webhookRefused)
+    }
+    const unsigned = await send('anyone', '/webhooks', { method: 'POST', body: JSON.stringify(payload) })
+    expect(unsigned.status).toBe(401)
+    // The job is as the service says, not as the refused webhooks said.
+    const read = await send('alice', `/valuation/report/jobs/${encodeURIComponent(handle)}`)
+    expect(((await read.json()) as { status: string }).status).toBe('processing')
+  })
+
+  it('reads each webhook id once: a resent id, even with another body, changes nothing', async () => {
+    const { start, send, hook } = proxyWith({ webhooks: { secret: WEBHOOK_SECRET } })
+    const { handle, jobId } = await start()
+    expect((await hook({ data: { jobId, status: 'processing', progress: 10 } }, { id: 'msg_1' })).status).toBe(204)
+    expect((await hook({ data: { jobId, status: 'failed' } }, { id: 'msg_1' })).status).toBe(204)
+    const read = await send('alice', `/valuation/report/jobs/${encodeURIComponent(handle)}`)
+    expect(await read.json()).toMatchObject({ status: 'processing', progress: 10 })
+  })
+
+  it('accepts every secret of a rotation, and any one matching signature of several', async () => {
+    const { start, send, hook } = proxyWith({ webhooks: { secret: [WEBHOOK_SECRET, OLD_SECRET] } })
+    const first = await start()
+    const second = await start()
+    expect((await hook({ data: { jobId: first.jobId, status: 'processing', progress: 50 } }, { secret: OLD_SECRET })).status).toBe(204)
+    const id = 'msg_two'
+    const at = Math.floor(Date.now() / 1000)
+    const body = { data: { jobId: second.jobId, status: 'completed' } }
+    const right = await webhookSignature(await webhookKey(WEBHOOK_SECRET), id, at, JSON.stringify(body))
+    expect((await hook(body, { id, at: at * 1000, signature: `v1,${btoa('x'.repeat(32))} ${right}` })).status).toBe(204)
+    for (const [{ handle }, status] of [[first, 'processing'], [second, 'completed']] as const) {
+      const read = await send('alice', `/valuation/report/jobs/${encodeURIComponent(handle)}`)
+      expect(((await read.json()) as { status: string }).status).toBe(status)
+    }
+  })
+
+  it('reads other payload shapes through `webhooks.read`, and ignores events about no job it made', async () => {
+    const { start, send, hook } = proxyWith({
+      webhooks: { secret: WEBHOOK_SECRET, read: (body) => {
+        const event = body as { object?: { id: string; state: string } }
+        return event.object ? { jobId: event.object.id, status: event.object.state, body: { jobId: event.object.id, status: event.object.state } } : null
+      } },
+    })
+    const { handle, jobId } = await start()
+    expect((await hook({ kind: 'ping' })).status).toBe(204)
+    expect((await hook({ object: { id: 'job_of_another_app', state: 'completed' } })).status).toBe(204)
+    expect((await hook({ object: { id: jobId, state: 'completed' } })).status).toBe(204)
+    const read = await send('alice', `/valuation/report/jobs/${encodeURIComponent(handle)}`)
+    expect(((await read.json()) as { status: string }).status).toBe('completed')
+    expect(reads()).toBe(0)
+  })
+
+  it('is not there without a secret, and caps what it reads', async () => {
+    expect((await proxyWith().hook({ data: { jobId: 'job_1', status: 'completed' } })).status).toBe(404)
+    const { hook } = proxyWith({ webhooks: { secret: WEBHOOK_SECRET }, maxAnswerBytes: 1024 })
+    expect((await hook({ data: { jobId: 'job_1', status: 'completed', pad: 'x'.repeat(4096) } })).status).toBe(413)
+  })
+})
+
+describe('the event stream', () => {
+  it('is named by the job’s answers, and carries a webhook’s end to the page as a read would answer', async () => {
+    const { start, listen, hook } = proxyWith({ webhooks: { secret: WEBHOOK_SECRET } })
+    const { handle, jobId, events } = await start()
+    expect(events).toBe('/api/tools/events')
+    const { response } = listen('alice', [handle])
+    const opened = await response
+    expect(opened.status).toBe(200)
+    expect(opened.headers.get('content-type')).toMatch(/^text\/event-stream/)
+    const stream = reader(opened)
+    await hook({ data: { jobId, status: 'completed', report: `${SERVICE}/artifacts/r.pdf` } })
+    const event = await stream.next()
+    expect(event).toMatchObject({ event: 'job', tool: 'valuation/report', jobId: handle, status: 200, body: { status: 'completed' } })
+    expect(event !== 'end' && event.body.report).toMatch(/^\/api\/tools\/artifacts\//)
+    // Every job has ended: the stream ends.
+    expect(await stream.next()).toBe('end')
+  })
+
+  it('gives a stranger nothing: another user’s handle, an unknown tool, too many jobs or streams', async () => {
+    const { start, listen, send } = proxyWith()
+    const { handle } = await start('alice')
+    expect((await listen('mallory', [handle]).response).status).toBe(404)
+    expect((await send('mallory', `/events?job=${encodeURIComponent(`nope:${handle}`)}`)).status).toBe(404)
+    expect((await send('mallory', '/events')).status).toBe(400)
+    expect((await listen('alice', Array.from({ length: 51 }, () => handle)).response).status).toBe(400)
+    expect((await send('nobody-signed-in', '/events', { headers: { 'x-user': '' } })).status).toBe(401)
+    const open = await Promise.all(Array.from({ length: 16 }, () => listen('alice', [handle])))
+    expect((await Promise.all(open.map((each) => each.response))).every((response) => response.status === 200)).toBe(true)
+    const refused = await listen('alice', [handle]).response
+    expect(refused.status).toBe(429)
+    expect(((await refused.json()) as { error: { code: string } }).error.code).toBe(PROXY_ERROR_CODES.tooManyStreams)
+    // A page that leaves gives its place back.
+    open[0]!.cut()
+    await vi.waitFor(async () => expect((await listen('alice', [handle]).response).status).toBe(200))
+  })
+
+  it('beats while idle and ends after streamMaxMs', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] })
+    const { start, listen } = proxyWith({ webhooks: { secret: WEBHOOK_SECRET }, heartbeatMs: 1000, streamMaxMs: 10_000 })
+    const { handle } = await start()
+    const stream = reader(await listen('alice', [handle]).response)
+    await vi.advanceTimersByTimeAsync(1000)
+    await stream.comment()
+    await vi.advanceTimersByTimeAsync(8000)
+    await vi.advanceTimersByTimeAsync(1000)
+    expect(await stream.next()).toBe('end')
+  })
+
+  it('resumes with Last-Event-ID and misses nothing that happened while it was cut', async () => {
+    const { start, listen, hook } = proxyWith({ webhooks: { secret: WEBHOOK_SECRET } })
+    const one = await start()
+    const two = await start()
+    const first = listen('alice', [one.handle, two.handle])
+    const stream = reader(await first.response)
+    await hook({ data: { jobId: one.jobId, status: 'processing', progress: 40 } })
+    const seen = await stream.next()
+    expect(seen).toMatchObject({ jobId: one.handle, body: { status: 'processing' } })
+    first.cut()
+    // While the page is away: both jobs end.
+    await hook({ data: { jobId: one.jobId, status: 'completed' } })
+    await hook({ data: { jobId: two.jobId, status: 'failed' } })
+    const resumed = reader(await listen('alice', [one.handle, two.handle], seen !== 'end' ? seen.id : '').response)
+    const got = [await resumed.next(), await resumed.next()]
+    expect(got.map((each) => each !== 'end' && [each.jobId, each.body.status]).sort()).toEqual(
+      [[one.handle, 'completed'], [two.handle, 'failed']].sort(),
+    )
+    const last = got[1]!
+    expect(await resumed.next()).toBe('end')
+    // Resumed after the last event: the page has every end already; nothing is sent again.
+    const again = reader(await listen('alice', [one.handle, two.handle], last !== 'end' ? last.id : '').response)
+    expect(await again.next()).toBe('end')
+  })
+})
+
+describe('one watcher per job', () => {
+  /** Two instances sharing `store`, each with pages listening to one job; the service's job ends at 20 s. */
+  async function watch(store: ProxyStore, options: Partial<ToolsProxyOptions>, pages: number) {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] })
+    const instances = [proxyWith({ store, streamsPerUser: pages, ...options }), proxyWith({ store, streamsPerUser: pages, ...options })]
+    const { handle, jobId } = await instances[0]!.start()
+    const startedAt = Date.now()
+    statusOf = () => (Date.now() - startedAt >= 20_000 ? 'completed' : 'processing')
+    const streams = await Promise.all(
+      Array.from({ length: pages }, async (_, page) => reader(await instances[page % 2]!.listen('alice', [handle]).response)),
+    )
+    return { instances, streams, jobId, handle }
+  }
+
+  it('without webhooks: a thousand pages on two instances cost the reads of one page', async () => {
+    const readsFor = async (pages: number) => {
+      received = []
+      const { streams } = await watch(memoryStore(), {}, pages)
+      const ends = Promise.all(
+        streams.map(async (stream) => {
+          let event
+          while ((event = await stream.next()) !== 'end' && event.body.status !== 'completed');
+          return event
+        }),
+      )
+      await vi.advanceTimersByTimeAsync(30_000)
+      expect((await ends).every((event) => event !== 'end' && event.body.status === 'completed')).toBe(true)
+      return reads()
+    }
+    const alone = await readsFor(1)
+    // One page reads at the client's pace: about one read a second at first, then slower.
+    expect(alone).toBeGreaterThan(3)
+    expect(alone).toBeLessThanOrEqual(15)
+    expect(await readsFor(1000)).toBeLessThanOrEqual(alone)
+  })
+
+  it('with webhooks: the pages hear the end from the webhook, and nobody reads the service', async () => {
+    const { streams, instances, jobId } = await watch(memoryStore(), { webhooks: { secret: WEBHOOK_SECRET } }, 200)
+    await vi.advanceTimersByTimeAsync(15_000)
+    await instances[1]!.hook({ data: { jobId, status: 'completed' } })
+    const ends = await Promise.all(streams.map((stream) => stream.next()))
+    expect(ends.every((event) => event !== 'end' && event.body.status === 'completed')).toBe(true)
+    expect(reads()).toBe(0)
+  })
+
+  it('with webhooks that fall quiet: one instance reads the job itself, once a minute', async () => {
+    const { streams } = await watch(memoryStore(), { webhooks: { secret: WEBHOOK_SECRET } }, 10)
+    await vi.advanceTimersByTimeAsync(59_000)
+    expect(reads()).toBe(0)
+    await vi.advanceTimersByTimeAsync(2_000)
+    expect(reads()).toBe(1)
+    const ends = await Promise.all(streams.map((stream) => stream.next()))
+    expect(ends.every((event) => event !== 'end' && event.body.status === 'completed')).toBe(true)
+  })
+})
+
+describe('two instances on a real Redis', () => {
+  let redis: Awaited<ReturnType<typeof startRedis>>
+  beforeAll(async () => {
+    redis = await startRedis()
+  }, 30_000)
+  afterAll(() => redis?.stop())
+
+  it('a webhook taken by one instance reaches the pages of the other, through publish/subscribe', async () => {
+    const [a, b] = [await redis.connect(), await redis.connect()]
+    const options = { webhooks: { secret: WEBHOOK_SECRET } }
+    const one = proxyWith({ store: redisStore(a, { prefix: 'live-1:', onError: () => {} }), ...options })
+    const other = proxyWith({ store: redisStore(b, { prefix: 'live-1:', onError: () => {} }), ...options })
+    const { handle, jobId } = await one.start()
+    const streams = await Promise.all([one, other, other].map(async (instance) => reader(await instance.listen('alice', [handle]).response)))
+    // Subscribed: the stream's opening has gone out before its first event can.
+    await other.hook({ data: { jobId, status: 'processing', progress: 5 } })
+    for (const stream of streams) expect(await stream.next()).toMatchObject({ body: { status: 'processing' } })
+    await one.hook({ data: { jobId, status: 'completed' } })
+    for (const stream of streams) {
+      expect(await stream.next()).toMatchObject({ body: { status: 'completed' } })
+      expect(await stream.next()).toBe('end')
+    }
+    expect(reads()).toBe(0)
+  })
+})
