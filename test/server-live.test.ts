@@ -128,7 +128,7 @@ function reader(response: Response) {
     /** The next job event (comments skipped), or 'end'. */
     next: async () => {
       const item = await take((each) => each !== 'comment')
-      return item === 'end' ? 'end' : { id: (item as EventSourceMessage).id, event: (item as EventSourceMessage).event, ...(JSON.parse((item as EventSourceMessage).data) as JobEvent) }
+      return item === 'end' ? ('end' as const) : { id: (item as EventSourceMessage).id, event: (item as EventSourceMessage).event, ...(JSON.parse((item as EventSourceMessage).data) as JobEvent) }
     },
     /** Waits for a heartbeat. */
     comment: () => take((each) => each === 'comment'),
