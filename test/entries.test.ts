@@ -31,12 +31,12 @@ function packagesReachedFrom(entry: string): Set<string> {
 }
 
 describe('entry points', () => {
-  it('./client reaches no React, only zod', () => {
-    expect([...packagesReachedFrom('src/entries/client.ts')].sort()).toEqual(['zod/mini'])
+  it('./client reaches no React, only zod and the event stream parser', () => {
+    expect([...packagesReachedFrom('src/entries/client.ts')].sort()).toEqual(['eventsource-parser', 'zod/mini'])
   })
 
-  it('./server reaches no React, only zod', () => {
-    expect([...packagesReachedFrom('src/entries/server.ts')].sort()).toEqual(['zod/mini'])
+  it('./server reaches no React, only zod and the event stream parser', () => {
+    expect([...packagesReachedFrom('src/entries/server.ts')].sort()).toEqual(['eventsource-parser', 'zod/mini'])
   })
 
   it('every entry imports in Node with no DOM', async () => {

@@ -1,0 +1,201 @@
+import { createParser } from 'eventsource-parser'
+
+/** A job read that came pushed: the proxy's answer to reading the job, as its HTTP status and body. */
+export interface PushedRead {
+  status: number
+  body: unknown
+}
+
+/**
+ * What a waiter hears next: a pushed read; `'read'` to read the job now (the stream failed, or
+ * was quiet for as long as the waiter allowed, or it pushed a refusal); `'poll'` when there is no
+ * stream to wait on (none named, or it is failing): wait a poll's delay, then read.
+ */
+export type Pushed = PushedRead | 'read' | 'poll'
+
+/** One follower of one job: takes what the stream pushes for it, in turn. */
+export interface JobWatcher {
+  /** The next push, or `'read'` after `waitMs` of quiet; `'poll'` at once when no stream serves the job, or when `signal` aborts. */
+  next(waitMs: number, signal?: AbortSignal): Promise<Pushed>
+  /** Drops what came before a read of the job's own. */
+  clear(): void
+  stop(): void
+}
+
+export interface EventHubOptions {
+  fetch?: typeof fetch
+  /** The headers every request of the client carries. */
+  headers: () => Promise<Headers>
+}
+
+/** Jobs one stream carries (the proxy's limit); the rest are polled. */
+const MAX_JOBS = 50
+/** After a failure, the stream is tried again after these waits; meanwhile, jobs are polled. */
+const RETRY_MS = [1000, 2000, 5000, 10_000, 30_000]
+/** A stream that ends sooner than this without an event counts as a failure, so a bad proxy cannot make a loop. */
+const SHORTEST_STREAM_MS = 1000
+
+interface Watcher {
+  pushed?: Pushed
+  wake?: (value: Pushed) => void
+}
+
+/**
+ * One Server-Sent Events stream per client, for every job it follows: the proxy names it in a
+ * job's answers (`X-Tools-Events`), and pushes each job read's answer as the job changes. It is
+ * read with fetch (the client's headers and cookies go with it) and opened again when the set
+ * of jobs changes, or resumed with `Last-Event-ID` when it ends; any failure falls back to polling.
+ */
+export function createEventHub(options: EventHubOptions) {
+  let url: string | undefined
+  const jobs = new Map<string, Set<Watcher>>()
+  let connection: { controller: AbortController; keys: Set<string> } | undefined
+  /** The last event id and the job set it belongs to: a stream resumes only the same set. */
+  let resume = { id: '', set: '' }
+  let failures = 0
+  let retryAt = 0
+  let scheduled = false
+
+  /** The jobs a stream carries: the first `MAX_JOBS` in a stable order. */
+  const streamed = () => [...jobs.keys()].sort().slice(0, MAX_JOBS)
+
+  function schedule() {
+    if (scheduled) return
+    scheduled = true
+    // Several jobs watched in one turn open one stream.
+    queueMicrotask(() => {
+      scheduled = false
+      reconcile()
+    })
+  }
+
+  function reconcile() {
+    const wanted = streamed()
+    const set = wanted.join('&')
+    // A job no longer followed stays on the stream until it ends: one stream fewer to open.
+    if (connection && wanted.length > 0 && wanted.every((key) => connection!.keys.has(key))) return
+    connection?.controller.abort()
+    connection = undefined
+    if (!url || wanted.length === 0 || Date.now() < retryAt) return
+    void open(url, wanted, set)
+  }
+
+  function tell(key: string, value: Pushed) {
+    for (const watcher of jobs.get(key) ?? []) {
+      if (watcher.wake) watcher.wake(value)
+      else watcher.pushed = value
+    }
+  }
+
+  function fail() {
+    connection = undefined
+    const wait = RETRY_MS[Math.min(failures++, RETRY_MS.length - 1)]!
+    retryAt = Date.now() + wait
+    setTimeout(schedule, wait)
+    // Whoever waits on the stream reads for themselves now.
+    for (const watchers of jobs.values()) for (const watcher of watchers) watcher.wake?.('read')
+  }
+
+  async function open(address: string, wanted: string[], set: string) {
+    const controller = new AbortController()
+    const current = (connection = { controller, keys: new Set(wanted) })
+    const openedAt = Date.now()
+    let heard = false
+    try {
+      const headers = await options.headers()
+      headers.set('Accept', 'text/event-stream')
+      if (resume.set === set && resume.id) headers.set('Last-Event-ID', resume.id)
+      const query = wanted.map((key) => `job=${encodeURIComponent(key)}`).join('&')
+      const response = await (options.fetch ?? fetch)(`${address}?${query}`, {
+        headers,
+        signal: controller.signal,
+        credentials: 'same-origin',
+        cache: 'no-store',
+      })
+      if (!response.ok || !response.body || !response.headers.get('content-type')?.startsWith('text/event-stream')) {
+        await response.body?.cancel().catch(() => {})
+        throw new Error(`event stream: ${response.status}`)
+      }
+      failures = 0
+      const parser = createParser({
+        onEvent(event) {
+          if (event.id !== undefined) resume = { id: event.id, set }
+          if (event.event !== 'job') return
+          heard = true
+          const data = JSON.parse(event.data) as { tool?: unknown; jobId?: unknown; status?: unknown; body?: unknown }
+          if (typeof data.tool !== 'string' || typeof data.jobId !== 'string' || typeof data.status !== 'number') return
+          // A refusal (a job gone, a session ended) is read as a read would be, with its error.
+          tell(`${data.tool}:${data.jobId}`, data.status >= 200 && data.status < 300 ? { status: data.status, body: data.body } : 'read')
+        },
+      })
+      const reader = response.body.pipeThrough(new TextDecoderStream()).getReader()
+      for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) parser.feed(chunk.value)
+      if (connection !== current) return
+      if (!heard && Date.now() - openedAt < SHORTEST_STREAM_MS) throw new Error('event stream: ended at once')
+      // Ended by the proxy (its time is up, or every job ended): the rest resume at once.
+      connection = undefined
+      schedule()
+    } catch {
+      if (connection === current) fail()
+    }
+  }
+
+  return {
+    /** Takes the stream's address from a job's answer; only one on the client's own origin. */
+    offer(address: string | null, base: string) {
+      if (!address) return
+      let resolved: URL
+      try {
+        resolved = new URL(address, `${base}/`)
+      } catch {
+        return
+      }
+      if (resolved.origin !== new URL(base).origin || resolved.href === url) return
+      url = resolved.href
+      schedule()
+    },
+
+    /** Follows one job on the stream until `stop()`. */
+    watch(tool: string, jobId: string): JobWatcher {
+      const key = `${tool}:${jobId}`
+      const watcher: Watcher = {}
+      let watchers = jobs.get(key)
+      if (!watchers) jobs.set(key, (watchers = new Set()))
+      watchers.add(watcher)
+      schedule()
+      return {
+        next(waitMs, signal) {
+          const pushed = watcher.pushed
+          if (pushed) {
+            watcher.pushed = undefined
+            return Promise.resolve(pushed)
+          }
+          if (!url || Date.now() < retryAt || !streamed().includes(key) || signal?.aborted) return Promise.resolve('poll')
+          return new Promise((resolve) => {
+            const done = (value: Pushed) => {
+              clearTimeout(timer)
+              signal?.removeEventListener('abort', aborted)
+              watcher.wake = undefined
+              resolve(value)
+            }
+            const aborted = () => done('poll')
+            const timer = setTimeout(() => done('read'), waitMs)
+            signal?.addEventListener('abort', aborted, { once: true })
+            watcher.wake = done
+          })
+        },
+        clear() {
+          watcher.pushed = undefined
+        },
+        stop() {
+          watcher.wake?.('poll')
+          watchers.delete(watcher)
+          if (watchers.size === 0 && jobs.get(key) === watchers) jobs.delete(key)
+          schedule()
+        },
+      }
+    },
+  }
+}
+
+export type EventHub = ReturnType<typeof createEventHub>

@@ -1,0 +1,244 @@
+// The page's side of live updates: behind a proxy that names an event stream, `client.run`,
+// `client.wait` and `useJob` hear a job's end from the stream (pushed by a webhook) instead of
+// polling, share one stream for every job, resume a cut stream, and poll when it fails. The proxy
+// answers in process; the service is a stand-in whose job ends only when told.
+import '@testing-library/jest-dom/vitest'
+import { act, render, screen } from '@testing-library/react'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { webhookKey, webhookSignature } from '../src/client/standardWebhooks.js'
+import { ToolsProvider, useJob } from '../src/react/index.js'
+import { createToolsProxy, type ToolsProxyOptions } from '../src/server/index.js'
+import { createToolsClient, TOOLS, type Job } from '../src/tools/index.js'
+
+const SERVICE = 'https://tools.cabinet.test/v1'
+const SITE = 'https://partner.test'
+const WEBHOOK_SECRET = 'whsec_C2FVsBQIhrscChlQIMV+b5sSYspob7oD'
+
+let serviceReads = 0
+let statusOf: () => string = () => 'processing'
+let jobs = 0
+const service: typeof fetch = async (input, init) => {
+  if (init?.method === 'POST') return Response.json({ jobId: `job_${++jobs}`, status: 'pending', requestId: 'req_1' }, { status: 202 })
+  serviceReads++
+  return Response.json({ jobId: new URL(String(input)).pathname.split('/').pop(), status: statusOf() })
+}
+
+/** What the page asked the proxy, by kind. */
+let pageRequests: { kind: 'events' | 'read' | 'call'; lastEventId: string | null }[] = []
+/** How the next event stream requests are answered instead of by the proxy, while this says so. */
+let breakStreams: (() => Response | Promise<Response>) | undefined
+
+function setup(options: Partial<ToolsProxyOptions> = {}) {
+  const proxy = createToolsProxy({
+    baseUrl: SERVICE,
+    apiKey: 'server-key',
+    basePath: '/api/tools',
+    secret: 'a-test-secret-of-at-least-thirty-two-characters',
+    authorize: () => ({ user: 'alice', tools: TOOLS.map((tool) => tool.id) }),
+    rate: { requests: 100_000, perMs: 1000 },
+    fetch: service,
+    webhooks: { secret: WEBHOOK_SECRET },
+    onError: () => {},
+    ...options,
+  })
+  const page: typeof fetch = async (input, init) => {
+    const request = new Request(input, init)
+    const path = new URL(request.url).pathname
+    const kind = path.endsWith('/events') ? 'events' : request.method === 'GET' ? 'read' : 'call'
+    pageRequests.push({ kind, lastEventId: request.headers.get('last-event-id') })
+    if (kind === 'events' && breakStreams) return breakStreams()
+    inFlight++
+    try {
+      return await proxy.handle(request)
+    } finally {
+      inFlight--
+    }
+  }
+  const client = createToolsClient({ baseUrl: `${SITE}/api/tools`, retry: false, fetch: page })
+  /** The service tells the proxy of a job, as a signed webhook. */
+  const hook = async (jobId: string, status: string, extra: Record<string, unknown> = {}) => {
+    const body = JSON.stringify({ type: 'job.updated', data: { jobId, status, ...extra } })
+    const id = crypto.randomUUID()
+    const timestamp = Math.floor(Date.now() / 1000)
+    inFlight++
+    const response = await proxy.handle(
+      new Request(`${SITE}/api/tools/webhooks`, {
+        method: 'POST',
+        body,
+        headers: {
+          'webhook-id': id,
+          'webhook-timestamp': String(timestamp),
+          'webhook-signature': await webhookSignature(await webhookKey(WEBHOOK_SECRET), id, timestamp, body),
+        },
+      }),
+    ).finally(() => inFlight--)
+    expect(response.status).toBe(204)
+  }
+  return { proxy, client, hook }
+}
+const count = (kind: 'events' | 'read' | 'call') => pageRequests.filter((request) => request.kind === kind).length
+
+beforeEach(() => {
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] })
+})
+afterEach(() => {
+  vi.useRealTimers()
+  pageRequests = []
+  breakStreams = undefined
+  serviceReads = 0
+  statusOf = () => 'processing'
+})
+
+/**
+ * The proxy's work is partly off the fake clock (Web Crypto signs on a thread of its own): real
+ * turns of the event loop until no request is being answered, bounded.
+ */
+let inFlight = 0
+async function settle() {
+  for (let turn = 0; turn < 5 || (inFlight > 0 && turn < 2000); turn++) await new Promise((resolve) => setImmediate(resolve))
+  // Timers due now, with no time passing (TanStack tells its observers on one).
+  await act(() => vi.advanceTimersByTimeAsync(0))
+}
+/** Moves fake time on in small steps, letting in-process requests answer in between. */
+async function advance(ms: number, step = 50) {
+  await settle()
+  for (let done = 0; done < ms; done += step) {
+    await act(() => vi.advanceTimersByTimeAsync(Math.min(step, ms - done)))
+    await settle()
+  }
+}
+/** Real turns until `check` passes (what a stream pushes arrives between them), with no fake time passing. */
+async function until(check: () => void) {
+  for (let turn = 0; ; turn++) {
+    try {
+      return check()
+    } catch (error) {
+      if (turn > 5000) throw error
+      await settle()
+    }
+  }
+}
+
+/** A promise's outcome, readable as soon as it has one. */
+function track<T>(promise: Promise<T>) {
+  const outcome: { value?: T; error?: unknown } = {}
+  promise.then((value) => (outcome.value = value), (error: unknown) => (outcome.error = error))
+  return outcome
+}
+
+const REPORT = { propertyCategory: 'flat', totalArea: 50 } as const
+
+describe('client.run and client.wait behind a proxy with webhooks', () => {
+  it('hear the end from the stream, with no poll and no read of the service', async () => {
+    const { client, hook } = setup()
+    const progress: Job[] = []
+    const run = track(client.run('valuation/report', REPORT, { onJob: (job) => progress.push(job) }))
+    await advance(100)
+    await hook(`job_${jobs}`, 'processing', { progress: 40 })
+    await until(() => expect(progress.at(-1)).toMatchObject({ status: 'processing', progress: 0.4 }))
+    await advance(30_000)
+    await hook(`job_${jobs}`, 'completed')
+    await until(() => expect(run.value).toMatchObject({ status: 'completed', phase: 'succeeded' }))
+    expect(count('read')).toBe(0)
+    expect(count('events')).toBe(1)
+    expect(serviceReads).toBe(0)
+  })
+
+  it('share one stream for every job the page follows at once', async () => {
+    const { client, hook } = setup()
+    const handles = await Promise.all([1, 2, 3].map(() => client.start('valuation/report', REPORT)))
+    const waits = track(Promise.all(handles.map((handle) => client.wait('valuation/report', handle.jobId))))
+    await advance(100)
+    for (const n of [jobs - 2, jobs - 1, jobs]) await hook(`job_${n}`, 'completed')
+    await until(() => expect(waits.value).toHaveLength(3))
+    // Each wait reads its job once to begin with (that read names the stream); then only the stream.
+    expect(count('read')).toBe(3)
+    expect(count('events')).toBe(1)
+  })
+
+  it('resume a stream cut by the proxy with Last-Event-ID, and miss nothing', async () => {
+    const { client, hook } = setup({ streamMaxMs: 10_000 })
+    const progress: (string | undefined)[] = []
+    const run = track(client.run('valuation/report', REPORT, { onJob: (job) => progress.push(job.status) }))
+    await advance(100)
+    await hook(`job_${jobs}`, 'processing')
+    await until(() => expect(progress).toEqual(['processing']))
+    await advance(10_000)
+    // The first stream ended at its time; the page resumed where it was.
+    await until(() => expect(count('events')).toBe(2))
+    expect(pageRequests.filter((request) => request.kind === 'events')[1]!.lastEventId).toBeTruthy()
+    await hook(`job_${jobs}`, 'completed')
+    await until(() => expect(run.value).toMatchObject({ status: 'completed' }))
+    expect(progress).toEqual(['processing', 'completed'])
+    expect(count('read')).toBe(0)
+  })
+
+  it('poll when the stream fails, and take it up again once it answers', async () => {
+    const { client, hook } = setup()
+    breakStreams = () => new Response('Bad gateway', { status: 502 })
+    const run = track(client.run('valuation/report', REPORT))
+    await advance(5_000)
+    // No stream: the client's own pace, a read a second at first.
+    expect(count('read')).toBeGreaterThanOrEqual(3)
+    breakStreams = undefined
+    await advance(30_000)
+    const reads = count('read')
+    await advance(30_000)
+    // Back on the stream: no more reads while it is quiet.
+    expect(count('read')).toBe(reads)
+    await hook(`job_${jobs}`, 'completed')
+    await until(() => expect(run.value).toMatchObject({ status: 'completed' }))
+  })
+
+  it('read the job now and then, should an event be lost on the way', async () => {
+    const { client } = setup({ webhooks: undefined })
+    breakStreams = () =>
+      // A stream that stays open and says nothing: the proxy's events are lost somewhere between.
+      new Response(new ReadableStream({ start: () => {} }), { headers: { 'content-type': 'text/event-stream' } })
+    const run = track(client.run('valuation/report', REPORT))
+    await advance(1_000)
+    statusOf = () => 'completed'
+    await advance(58_000)
+    expect(count('read')).toBe(0)
+    await advance(2_000)
+    await until(() => expect(run.value).toMatchObject({ status: 'completed' }))
+    expect(count('read')).toBe(1)
+  })
+
+  it('never open a stream on another origin, whatever the answer names', async () => {
+    const service: typeof fetch = async (input, init) => {
+      pageRequests.push({ kind: new URL(String(input)).pathname.endsWith('/events') ? 'events' : init?.method === 'POST' ? 'call' : 'read', lastEventId: null })
+      const headers = { 'x-tools-events': 'https://elsewhere.test/events' }
+      if (init?.method === 'POST') return Response.json({ jobId: 'job_1', status: 'pending', requestId: 'r' }, { status: 202, headers })
+      return Response.json({ jobId: 'job_1', status: count('read') > 2 ? 'completed' : 'processing' }, { headers })
+    }
+    const client = createToolsClient({ baseUrl: `${SITE}/api/tools`, retry: false, fetch: service })
+    const run = track(client.run('valuation/report', REPORT))
+    await advance(10_000)
+    expect(run.value).toMatchObject({ status: 'completed' })
+    expect(count('events')).toBe(0)
+  })
+})
+
+describe('useJob behind a proxy with webhooks', () => {
+  it('shows the end a webhook told, with no new props and no polling', async () => {
+    const { client, hook } = setup()
+    const { jobId } = await client.start('valuation/report', REPORT)
+    function Status() {
+      const { data } = useJob('valuation/report', jobId)
+      return <p>{data?.status ?? 'loading'}</p>
+    }
+    render(
+      <ToolsProvider client={client} user="alice">
+        <Status />
+      </ToolsProvider>,
+    )
+    await advance(200)
+    expect(screen.getByText('processing')).toBeInTheDocument()
+    await advance(20_000)
+    await hook(`job_${jobs}`, 'completed')
+    await until(() => expect(screen.getByText('completed')).toBeInTheDocument())
+    expect(count('read')).toBe(1)
+    expect(serviceReads).toBe(1)
+  })
+})
