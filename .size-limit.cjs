@@ -3,21 +3,24 @@
 // (zod, react-dropzone), minifies and gzips it. Peers (react, react-dom, @tanstack/react-query,
 // msw) are left out: size-limit reads them from package.json's peerDependencies.
 // The limits are this round's ratchet: the figures held after the shared pace and durable runs,
-// with room for live updates. Goals stay smaller (Stripe's React kit is 4.7 kB): see the README.
+// plus live updates (2.5 kB: the event stream's hub, 1.15 kB, and eventsource-parser, 1.39 kB).
+// The stream's code is a chunk of its own that a page loads only when a proxy first names a
+// stream, so a bundler splits it off; size-limit counts it in. Goals stay smaller (Stripe's
+// React kit is 4.7 kB): see the README.
 module.exports = [
   {
     name: "import { createToolsClient } from '@cabinet/tools-react/client'",
     path: 'dist/entries/client.js',
     import: '{ createToolsClient }',
     gzip: true,
-    limit: '13.5 kB',
+    limit: '14.4 kB',
   },
   {
     name: "import { ToolsProvider, useValuationReport } from '@cabinet/tools-react'",
     path: 'dist/entries/index.js',
     import: '{ ToolsProvider, useValuationReport }',
     gzip: true,
-    limit: '15.5 kB',
+    limit: '17.8 kB',
   },
   {
     name: "import { ToolsProvider, ToolRunner } from '@cabinet/tools-react'",
@@ -25,7 +28,7 @@ module.exports = [
     import: '{ ToolsProvider, ToolRunner }',
     gzip: true,
     // zod/mini 5.3 kB and react-dropzone with file-selector and attr-accept 5.95 kB of it.
-    limit: '33 kB',
+    limit: '35.7 kB',
   },
   {
     // Every export of the main entry: locales other than English are entries of their own
@@ -40,6 +43,6 @@ module.exports = [
     path: 'dist/entries/index.js',
     import: '*',
     gzip: true,
-    limit: '34.4 kB',
+    limit: '37.1 kB',
   },
 ]

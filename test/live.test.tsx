@@ -6,6 +6,9 @@ import '@testing-library/jest-dom/vitest'
 import { act, render, screen } from '@testing-library/react'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { webhookKey, webhookSignature } from '../src/client/standardWebhooks.js'
+// The client loads its stream's code when a proxy first names one; loaded here, it comes at once,
+// not after real time that the fake clock does not see.
+import '../src/client/events.js'
 import { ToolsProvider, useJob } from '../src/react/index.js'
 import { createToolsProxy, type ToolsProxyOptions } from '../src/server/index.js'
 import { createToolsClient, TOOLS, type Job } from '../src/tools/index.js'

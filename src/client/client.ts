@@ -9,7 +9,7 @@ import {
 } from './errors.js'
 import { newIdempotencyKey } from './ids.js'
 import { defaultInterpretation, jobFailedError, type Interpretation } from './interpret.js'
-import { createEventHub } from './events.js'
+import type { EventHub, JobWatcher } from './events.js'
 import { dispositionFileName } from './media.js'
 import { asRecord } from './record.js'
 import { errorFromResponse, malformed, readBody, requestIdOf } from './response.js'
@@ -104,8 +104,20 @@ export function createClient(tools: readonly ToolDefinition[], options: ToolsCli
   }
 
   const resolveKey = async () => (typeof options.apiKey === 'function' ? await options.apiKey() : options.apiKey)
-  // Behind a proxy that names an event stream, jobs are pushed to the page instead of polled.
-  const hub = createEventHub({ fetch: options.fetch, headers: async () => headers(await resolveKey(), undefined) })
+  // Behind a proxy that names an event stream, jobs are pushed to the page instead of polled. The
+  // stream's code loads only then: a page that talks to the service directly never carries it.
+  let streamNamed: string | undefined
+  let hub: Promise<EventHub> | undefined
+  const offerStream = (response: Response) => {
+    const address = response.headers.get('x-tools-events')
+    if (!address || address === streamNamed) return
+    streamNamed = address
+    void eventHub().then((loaded) => loaded.offer(address, base()))
+  }
+  const eventHub = () =>
+    (hub ??= import('./events.js').then(({ createEventHub }) =>
+      createEventHub({ fetch: options.fetch, headers: async () => headers(await resolveKey(), undefined) }),
+    ))
 
   // One pacer per key, named by a hash: the key itself is kept nowhere.
   const pacers = new Map<string, Pacer>()
@@ -252,7 +264,7 @@ export function createClient(tools: readonly ToolDefinition[], options: ToolsCli
     const tool = definition(id)
     if (tool.mode !== 'deferred') throw validationError([issue('tool', 'sync-tool')], id)
     const { response, body } = await call(tool, input, opts)
-    hub.offer(response.headers.get('x-tools-events'), base())
+    offerStream(response)
     const { jobId, status, requestId } = asRecord(body) ?? {}
     if (typeof jobId !== 'string' || !jobId || typeof status !== 'string' || typeof requestId !== 'string') {
       throw malformed(tool, 'a 202 needs jobId, status and requestId', body, response.status)
@@ -264,7 +276,7 @@ export function createClient(tools: readonly ToolDefinition[], options: ToolsCli
     const tool = definition(id)
     if (typeof jobId !== 'string' || jobId === '') throw validationError([issue('jobId', 'required')], id)
     const response = await send(tool, `${base()}${tool.path}/jobs/${encodeURIComponent(jobId)}`, opts)
-    hub.offer(response.headers.get('x-tools-events'), base())
+    offerStream(response)
     return jobOf(tool, jobId, response.status, await readBody(response))
   }
 
@@ -294,7 +306,7 @@ export function createClient(tools: readonly ToolDefinition[], options: ToolsCli
    * The first read checks the tool and the job id (a fresh job's are known good).
    */
   async function follow(id: string, jobId: string, opts: CallOptions, fresh: boolean, requestId?: string): Promise<Job> {
-    const watcher = hub.watch(id, jobId)
+    let watcher: JobWatcher | undefined
     try {
       const interval = opts.pollInterval ?? pollInterval
       const presence = opts.presence ?? pagePresence
@@ -303,7 +315,8 @@ export function createClient(tools: readonly ToolDefinition[], options: ToolsCli
       for (let read = !fresh; ; read = false) {
         let current: Job | undefined
         if (!read) {
-          const pushed = await watcher.next(Math.min(SAFETY_READ, deadline - Date.now()), opts.signal)
+          if (!watcher && streamNamed) watcher = (await eventHub()).watch(id, jobId)
+          const pushed = watcher ? await watcher.next(Math.min(SAFETY_READ, deadline - Date.now()), opts.signal) : 'poll'
           if (pushed === 'poll') {
             const delay = pollDelay(Date.now() - started, interval, presence.hidden())
             await sleep(Math.min(delay, deadline - Date.now()), opts.signal, id, presence.subscribe)
@@ -312,7 +325,7 @@ export function createClient(tools: readonly ToolDefinition[], options: ToolsCli
           }
         }
         if (!current) {
-          watcher.clear()
+          watcher?.clear()
           current = await job(id, jobId, opts)
         }
         current.requestId ??= requestId
@@ -334,7 +347,7 @@ export function createClient(tools: readonly ToolDefinition[], options: ToolsCli
       }
       throw error
     } finally {
-      watcher.stop()
+      watcher?.stop()
     }
   }
 

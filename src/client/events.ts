@@ -32,6 +32,8 @@ export interface EventHubOptions {
 const MAX_JOBS = 50
 /** After a failure, the stream is tried again after these waits; meanwhile, jobs are polled. */
 const RETRY_MS = [1000, 2000, 5000, 10_000, 30_000]
+/** Jobs followed within this long of each other open one stream, not one each. */
+const GATHER_MS = 50
 /** A stream that ends sooner than this without an event counts as a failure, so a bad proxy cannot make a loop. */
 const SHORTEST_STREAM_MS = 1000
 
@@ -62,11 +64,10 @@ export function createEventHub(options: EventHubOptions) {
   function schedule() {
     if (scheduled) return
     scheduled = true
-    // Several jobs watched in one turn open one stream.
-    queueMicrotask(() => {
+    setTimeout(() => {
       scheduled = false
       reconcile()
-    })
+    }, GATHER_MS)
   }
 
   function reconcile() {
