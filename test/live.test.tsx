@@ -4,11 +4,14 @@
 // answers in process; the service is a stand-in whose job ends only when told.
 import '@testing-library/jest-dom/vitest'
 import { act, render, screen } from '@testing-library/react'
+import { getResponse } from 'msw'
+import { Webhook } from 'standardwebhooks'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { webhookKey, webhookSignature } from '../src/client/standardWebhooks.js'
 // The client loads its stream's code when a proxy first names one; loaded here, it comes at once,
 // not after real time that the fake clock does not see.
 import '../src/client/events.js'
+import { createMockService, MOCK_KEYS } from '../src/mock/index.js'
 import { ToolsProvider, useJob } from '../src/react/index.js'
 import { createToolsProxy, type ToolsProxyOptions } from '../src/server/index.js'
 import { createToolsClient, TOOLS, type Job } from '../src/tools/index.js'
@@ -243,5 +246,78 @@ describe('useJob behind a proxy with webhooks', () => {
     await until(() => expect(screen.getByText('completed')).toBeInTheDocument())
     expect(count('read')).toBe(1)
     expect(serviceReads).toBe(1)
+  })
+})
+
+describe('the simulated service’s webhooks', () => {
+  /** The simulated service in process (its MSW handlers answer through `getResponse`), sending its webhooks to `send`. */
+  function simulated(send: (request: Request) => Promise<Response> | Response, jobDuration = 9000) {
+    const service = createMockService({ jobDuration, webhooks: { url: `${SITE}/api/tools/webhooks`, secret: WEBHOOK_SECRET, send } })
+    const serviceFetch: typeof fetch = async (input, init) => (await getResponse(service.handlers, new Request(input, init))) ?? new Response(null, { status: 404 })
+    return { service, serviceFetch }
+  }
+
+  it('sends each change of a job, signed as Standard Webhooks, with the body a read would give', async () => {
+    const deliveries: { headers: Record<string, string>; body: string }[] = []
+    const { service, serviceFetch } = simulated(async (request) => {
+      deliveries.push({ headers: Object.fromEntries(request.headers), body: await request.text() })
+      return new Response(null, { status: 204 })
+    })
+    const client = createToolsClient({ baseUrl: service.baseUrl, apiKey: MOCK_KEYS.demo, fetch: serviceFetch })
+    const { jobId } = await client.start('valuation/report', REPORT)
+    await advance(9000, 500)
+    // Signing is off the fake clock: the deliveries land between its steps.
+    await until(() => expect(deliveries).toHaveLength(2))
+    const reference = new Webhook(WEBHOOK_SECRET)
+    const payloads = deliveries.map((delivery) => reference.verify(delivery.body, delivery.headers) as { type: string; data: { jobId: string; status: string } })
+    expect(payloads.map((payload) => [payload.type, payload.data.jobId, payload.data.status])).toEqual([
+      ['job.updated', jobId, 'processing'],
+      ['job.updated', jobId, 'completed'],
+    ])
+    // The end carries the result, as a read of the job would.
+    expect(await client.job('valuation/report', jobId)).toMatchObject({ data: payloads[1]!.data })
+  })
+
+  it('sends a delivery the endpoint did not take again, and stops at reset()', async () => {
+    let tries = 0
+    const { service, serviceFetch } = simulated(() => new Response(null, { status: ++tries < 3 ? 503 : 204 }), 300)
+    const client = createToolsClient({ baseUrl: service.baseUrl, apiKey: MOCK_KEYS.demo, fetch: serviceFetch })
+    await client.start('valuation/report', REPORT)
+    // Two changes (at 100 and 300 ms), each refused once: four tries in all, the last two a second later.
+    await advance(1_000, 100)
+    await until(() => expect(tries).toBe(2))
+    await advance(1_000, 100)
+    await until(() => expect(tries).toBe(4))
+    await advance(60_000, 1000)
+    expect(tries).toBe(4)
+    await client.start('valuation/report', REPORT)
+    service.reset()
+    await advance(10_000, 500)
+    expect(tries).toBe(4)
+  })
+
+  it('drives a page behind the proxy from creation to end, with no poll of the service', async () => {
+    let proxy: ReturnType<typeof createToolsProxy> | undefined
+    const { service, serviceFetch } = simulated((request) => proxy!.handle(request))
+    proxy = createToolsProxy({
+      baseUrl: service.baseUrl,
+      apiKey: MOCK_KEYS.demo,
+      basePath: '/api/tools',
+      secret: 'a-test-secret-of-at-least-thirty-two-characters',
+      authorize: () => ({ user: 'alice', tools: TOOLS.map((tool) => tool.id) }),
+      fetch: serviceFetch,
+      webhooks: { secret: WEBHOOK_SECRET },
+      onError: () => {},
+    })
+    const client = createToolsClient({ baseUrl: `${SITE}/api/tools`, fetch: (input, init) => proxy.handle(new Request(input, init)) })
+    const seen: string[] = []
+    const run = track(client.run('valuation/report', REPORT, { onJob: (job) => seen.push(job.status) }))
+    await advance(9_500, 100)
+    await until(() => expect(run.value?.artifacts.length).toBeGreaterThan(0))
+    expect(seen).toEqual(['processing', 'completed'])
+    expect(service.log.filter((entry) => entry.kind === 'poll')).toHaveLength(0)
+    // Its files come through the proxy, signed for this user.
+    const file = await client.artifact(run.value!.artifacts[0]!)
+    expect(file.size).toBeGreaterThan(0)
   })
 })

@@ -5,6 +5,7 @@ import type { ParsedCall } from './request.js'
 import { TOOL_RESULTS } from './results.js'
 import type { Caller, ServiceState } from './state.js'
 import type { MockLogEntry } from './types.js'
+import type { MockJob } from './jobs.js'
 
 /** A tool call whose body has been read: from here on it is answered without awaiting anything. */
 export interface ToolCall {
@@ -74,7 +75,7 @@ export function answerCall(state: ServiceState, call: ToolCall): Response {
   }
 
   const jobId = newId('job')
-  state.jobs.set(jobId, {
+  const job: MockJob = {
     id: jobId,
     tool: tool.id,
     key: caller.key,
@@ -85,7 +86,9 @@ export function answerCall(state: ServiceState, call: ToolCall): Response {
     outcome: state.decideOutcome({ tool: tool.id, input, account: caller.account.id }),
     durationMs: state.jobDuration,
     intermediateStatus: state.intermediateStatus,
-  })
+  }
+  state.jobs.set(jobId, job)
+  state.webhooks?.created(job)
   const body = { jobId, status: 'pending', requestId }
   if (replayKey !== undefined) state.rememberCreation(caller.key, replayKey, { tool: tool.id, status: 202, body, requestId })
   return jsonResponse(requestId, 202, body)

@@ -4,7 +4,7 @@ import { HttpResponse } from 'msw'
  * A fresh identifier: `prefix_` and 16 hex digits. Hex keeps ids from ever spelling a word a
  * client reads error bodies for (such as "scope").
  */
-export function newId(prefix: 'req' | 'job' | 'art'): string {
+export function newId(prefix: 'req' | 'job' | 'art' | 'msg'): string {
   const bytes = crypto.getRandomValues(new Uint8Array(8))
   return `${prefix}_${Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('')}`
 }

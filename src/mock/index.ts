@@ -24,6 +24,7 @@ export type {
   MockRequestKind,
   MockServiceOptions,
   MockWallet,
+  MockWebhooks,
 } from './types.js'
 
 /** A simulated Tools API: MSW handlers plus the state they share, for tests to inspect and steer. */

@@ -40,6 +40,10 @@ export class JobClock {
     return (this.frozenAt ?? Date.now()) - this.pausedFor
   }
 
+  get frozen(): boolean {
+    return this.frozenAt !== undefined
+  }
+
   freeze(frozen: boolean): void {
     if (frozen && this.frozenAt === undefined) this.frozenAt = Date.now()
     if (!frozen && this.frozenAt !== undefined) {

@@ -5,6 +5,7 @@ import { MOCK_ACCOUNTS, MOCK_BASE_URL } from './fixtures.js'
 import { newId } from './http.js'
 import { JobClock, jobStage, type MockJob } from './jobs.js'
 import { createRateLimiter } from './rate-limit.js'
+import { createWebhookSender } from './webhooks.js'
 import { TOOL_RESULTS } from './results.js'
 import type {
   MockAccount,
@@ -44,6 +45,8 @@ export class ServiceState {
   readonly rateLimiter: ReturnType<typeof createRateLimiter>
   outcome: MockJobOutcome | MockOutcomeRule
   jobClock = new JobClock()
+  /** Sends each job's changes, when the options name an endpoint. */
+  readonly webhooks: ReturnType<typeof createWebhookSender> | undefined
 
   private readonly accounts: readonly MockAccount[]
   private readonly callers = new Map<string, Caller>()
@@ -69,6 +72,7 @@ export class ServiceState {
         this.callers.set(key, { key, scopes: new Set(scopes), account })
       }
     }
+    this.webhooks = options.webhooks && createWebhookSender(options.webhooks, () => this.jobClock, (job) => this.jobBody(job))
     this.resetWallets()
   }
 
@@ -83,6 +87,7 @@ export class ServiceState {
     this.outcome = this.initialOutcome
     this.latency = this.initialLatency
     this.jobClock = new JobClock()
+    this.webhooks?.clear()
     this.resetWallets()
   }
 

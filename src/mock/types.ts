@@ -129,4 +129,16 @@ export interface MockServiceOptions {
   rateLimit?: MockRateLimit | false
   /** Milliseconds to wait before answering each request. Default 0. */
   latency?: number
+  /** Send the service's webhooks: every job's change of status, signed, to an endpoint (a proxy's `{basePath}/webhooks`). */
+  webhooks?: MockWebhooks
+}
+
+/** Where and how the simulated service sends its webhooks (Standard Webhooks). */
+export interface MockWebhooks {
+  /** The endpoint, e.g. `https://partner.example/api/tools/webhooks`. */
+  url: string
+  /** The endpoint's signing secret, `whsec_…`: the same the proxy's `webhooks.secret` has. */
+  secret: string
+  /** Sends one delivery; default `fetch`. In process, pass the proxy's `handle`. */
+  send?: (request: Request) => Promise<Response> | Response
 }
