@@ -4,7 +4,6 @@
 // answers in process; the service is a stand-in whose job ends only when told.
 import '@testing-library/jest-dom/vitest'
 import { act, render, screen } from '@testing-library/react'
-import { getResponse } from 'msw'
 import { Webhook } from 'standardwebhooks'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { webhookKey, webhookSignature } from '../src/client/standardWebhooks.js'
@@ -33,6 +32,27 @@ const service: typeof fetch = async (input, init) => {
 let pageRequests: { kind: 'events' | 'read' | 'call'; lastEventId: string | null }[] = []
 /** How the next event stream requests are answered instead of by the proxy, while this says so. */
 let breakStreams: (() => Response | Promise<Response>) | undefined
+/** Event streams are cut (as a network error) this long after they open, while this says so. */
+let cutStreamsAfter: number | undefined
+
+/** The proxy's stream, failing on the way after `ms`, as a dropped connection does. */
+function cutting(response: Response, ms: number): Response {
+  const reader = response.body!.getReader()
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      setTimeout(() => {
+        controller.error(new TypeError('network error'))
+        void reader.cancel()
+      }, ms)
+    },
+    async pull(controller) {
+      const chunk = await reader.read()
+      if (chunk.done) controller.close()
+      else controller.enqueue(chunk.value)
+    },
+  })
+  return new Response(body, { status: response.status, headers: response.headers })
+}
 
 function setup(options: Partial<ToolsProxyOptions> = {}) {
   const proxy = createToolsProxy({
@@ -55,7 +75,8 @@ function setup(options: Partial<ToolsProxyOptions> = {}) {
     if (kind === 'events' && breakStreams) return breakStreams()
     inFlight++
     try {
-      return await proxy.handle(request)
+      const response = await proxy.handle(request)
+      return kind === 'events' && cutStreamsAfter !== undefined ? cutting(response, cutStreamsAfter) : response
     } finally {
       inFlight--
     }
@@ -91,6 +112,7 @@ afterEach(() => {
   vi.useRealTimers()
   pageRequests = []
   breakStreams = undefined
+  cutStreamsAfter = undefined
   serviceReads = 0
   statusOf = () => 'processing'
 })
@@ -179,6 +201,24 @@ describe('client.run and client.wait behind a proxy with webhooks', () => {
     expect(count('read')).toBe(0)
   })
 
+  it('resume a stream cut on the way at once, with Last-Event-ID, and with no read', async () => {
+    const { client, hook } = setup()
+    cutStreamsAfter = 5_000
+    const progress: (string | undefined)[] = []
+    const run = track(client.run('valuation/report', REPORT, { onJob: (job) => progress.push(job.status) }))
+    await advance(100)
+    await hook(`job_${jobs}`, 'processing')
+    await until(() => expect(progress).toEqual(['processing']))
+    await advance(5_000)
+    await until(() => expect(count('events')).toBe(2))
+    expect(pageRequests.filter((request) => request.kind === 'events')[1]!.lastEventId).toBeTruthy()
+    await advance(100)
+    await hook(`job_${jobs}`, 'completed')
+    await until(() => expect(run.value).toMatchObject({ status: 'completed' }))
+    expect(progress).toEqual(['processing', 'completed'])
+    expect(count('read')).toBe(0)
+  })
+
   it('poll when the stream fails, and take it up again once it answers', async () => {
     const { client, hook } = setup()
     breakStreams = () => new Response('Bad gateway', { status: 502 })
@@ -250,11 +290,10 @@ describe('useJob behind a proxy with webhooks', () => {
 })
 
 describe('the simulated service’s webhooks', () => {
-  /** The simulated service in process (its MSW handlers answer through `getResponse`), sending its webhooks to `send`. */
+  /** The simulated service in process, sending its webhooks to `send`. */
   function simulated(send: (request: Request) => Promise<Response> | Response, jobDuration = 9000) {
     const service = createMockService({ jobDuration, webhooks: { url: `${SITE}/api/tools/webhooks`, secret: WEBHOOK_SECRET, send } })
-    const serviceFetch: typeof fetch = async (input, init) => (await getResponse(service.handlers, new Request(input, init))) ?? new Response(null, { status: 404 })
-    return { service, serviceFetch }
+    return { service, serviceFetch: service.fetch }
   }
 
   it('sends each change of a job, signed as Standard Webhooks, with the body a read would give', async () => {
@@ -297,9 +336,8 @@ describe('the simulated service’s webhooks', () => {
   })
 
   it('drives a page behind the proxy from creation to end, with no poll of the service', async () => {
-    let proxy: ReturnType<typeof createToolsProxy> | undefined
-    const { service, serviceFetch } = simulated((request) => proxy!.handle(request))
-    proxy = createToolsProxy({
+    const { service, serviceFetch } = simulated((request) => proxy.handle(request))
+    const proxy = createToolsProxy({
       baseUrl: service.baseUrl,
       apiKey: MOCK_KEYS.demo,
       basePath: '/api/tools',

@@ -123,17 +123,26 @@ export function createEventHub(options: EventHubOptions) {
           if (event.id !== undefined) resume = { id: event.id, set }
           if (event.event !== 'job') return
           heard = true
-          const data = JSON.parse(event.data) as { tool?: unknown; jobId?: unknown; status?: unknown; body?: unknown }
+          let data: { tool?: unknown; jobId?: unknown; status?: unknown; body?: unknown }
+          try {
+            data = JSON.parse(event.data) as typeof data
+          } catch {
+            return // not the proxy's: the safety read covers what it meant
+          }
           if (typeof data.tool !== 'string' || typeof data.jobId !== 'string' || typeof data.status !== 'number') return
           // A refusal (a job gone, a session ended) is read as a read would be, with its error.
           tell(`${data.tool}:${data.jobId}`, data.status >= 200 && data.status < 300 ? { status: data.status, body: data.body } : 'read')
         },
       })
       const reader = response.body.pipeThrough(new TextDecoderStream()).getReader()
-      for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) parser.feed(chunk.value)
+      try {
+        for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) parser.feed(chunk.value)
+      } catch {
+        // Cut on the way (a proxy restarting, a network change): resumed below like an end, unless it keeps happening.
+      }
       if (connection !== current) return
       if (!heard && Date.now() - openedAt < SHORTEST_STREAM_MS) throw new Error('event stream: ended at once')
-      // Ended by the proxy (its time is up, or every job ended): the rest resume at once.
+      // Ended by the proxy (its time is up, or every job ended), or cut after a while: resume at once.
       connection = undefined
       schedule()
     } catch {

@@ -1,4 +1,4 @@
-import type { HttpHandler } from 'msw'
+import { getResponse, type HttpHandler } from 'msw'
 import { createHandlers } from './handlers.js'
 import { ServiceState } from './state.js'
 import type {
@@ -33,6 +33,8 @@ export interface MockService {
   readonly baseUrl: string
   /** MSW request handlers for `setupServer` (msw/node) or `setupWorker` (msw/browser). */
   readonly handlers: HttpHandler[]
+  /** Answers a request in process, as the service would, with no MSW server: a proxy's `fetch`, say. */
+  fetch(input: RequestInfo | URL, init?: RequestInit): Promise<Response>
   /** Every request answered so far, oldest first. Emptied in place by `reset()` (or by `log.length = 0`). */
   readonly log: MockLogEntry[]
   /** How many calls were billed: to `accountId`, or to any account. */
@@ -64,9 +66,11 @@ export interface MockService {
  */
 export function createMockService(options: MockServiceOptions = {}): MockService {
   const state = new ServiceState(options)
+  const handlers = createHandlers(state)
   return {
     baseUrl: state.baseUrl,
-    handlers: createHandlers(state),
+    handlers,
+    fetch: async (input, init) => (await getResponse(handlers, new Request(input, init))) ?? new Response('No such endpoint.', { status: 404 }),
     log: state.log,
     bills: (accountId) =>
       state.log.filter((entry) => entry.billed !== null && (accountId === undefined || entry.account === accountId)).length,

@@ -1,4 +1,3 @@
-import { getResponse } from 'msw'
 import { serve } from 'srvx'
 import { createMockService, type MockService, type MockServiceOptions } from '../../src/mock/index.js'
 
@@ -11,17 +10,13 @@ export async function listen(fetch: (request: Request) => Response | Promise<Res
 }
 
 /**
- * The simulated service behind a real HTTP port: its MSW handlers answer through msw's
- * `getResponse`, so requests reach it over the network as they would a live service.
+ * The simulated service behind a real HTTP port (its in-process `fetch` answers each request), so
+ * requests reach it over the network as they would a live service.
  */
 export async function listenMockService(options: MockServiceOptions = {}) {
-  // The service's base URL holds the port, so the handlers are made once the server listens.
-  const handlers: MockService['handlers'] = []
-  const server = await listen(async (request) => {
-    const answer = await getResponse(handlers, request)
-    return answer ?? new Response('No handler.', { status: 404 })
-  })
-  const service = createMockService({ jobDuration: 30, ...options, baseUrl: `${server.url}/v1` })
-  handlers.push(...service.handlers)
+  // The service's base URL holds the port, so the service is made once the server listens.
+  let service: MockService | undefined
+  const server = await listen((request) => service!.fetch(request))
+  service = createMockService({ jobDuration: 30, ...options, baseUrl: `${server.url}/v1` })
   return { service, baseUrl: service.baseUrl, close: server.close }
 }
