@@ -15,8 +15,7 @@ export async function listen(fetch: (request: Request) => Response | Promise<Res
  */
 export async function listenMockService(options: MockServiceOptions = {}) {
   // The service's base URL holds the port, so the service is made once the server listens.
-  let service: MockService | undefined
-  const server = await listen((request) => service!.fetch(request))
-  service = createMockService({ jobDuration: 30, ...options, baseUrl: `${server.url}/v1` })
+  const server = await listen((request) => service.fetch(request))
+  const service = createMockService({ jobDuration: 30, ...options, baseUrl: `${server.url}/v1` })
   return { service, baseUrl: service.baseUrl, close: server.close }
 }
