@@ -1,5 +1,5 @@
 import { serve } from 'srvx'
-import { createMockService, type MockService, type MockServiceOptions } from '../../src/mock/index.js'
+import { createMockService, type MockServiceOptions } from '../../src/mock/index.js'
 
 /** A Fetch handler on a free loopback port, through srvx's Node adapter (a real HTTP server). */
 export async function listen(fetch: (request: Request) => Response | Promise<Response>) {
