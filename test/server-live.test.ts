@@ -206,9 +206,9 @@ describe('the webhook receiver', () => {
     }
     const unsigned = await send('anyone', '/webhooks', { method: 'POST', body: JSON.stringify(payload) })
     expect(unsigned.status).toBe(401)
-    // The job is as the service says, not as the refused webhooks said.
+    // The job is as its creation said, not as the refused webhooks said.
     const read = await send('alice', `/valuation/report/jobs/${encodeURIComponent(handle)}`)
-    expect(((await read.json()) as { status: string }).status).toBe('processing')
+    expect(((await read.json()) as { status: string }).status).toBe('pending')
   })
 
   it('reads each webhook id once: a resent id, even with another body, changes nothing', async () => {
@@ -249,6 +249,16 @@ describe('the webhook receiver', () => {
     expect((await hook({ object: { id: jobId, state: 'completed' } })).status).toBe(204)
     const read = await send('alice', `/valuation/report/jobs/${encodeURIComponent(handle)}`)
     expect(((await read.json()) as { status: string }).status).toBe('completed')
+    expect(reads()).toBe(0)
+  })
+
+  it('keeps a webhook that comes before its job’s creation is answered, for the creation to find', async () => {
+    const { start, send, hook } = proxyWith({ webhooks: { secret: WEBHOOK_SECRET } })
+    // The service may tell of a job before its answer to the POST reaches the proxy.
+    expect((await hook({ data: { jobId: `job_${jobs + 1}`, status: 'processing', progress: 20 } })).status).toBe(204)
+    const { handle } = await start()
+    const read = await send('alice', `/valuation/report/jobs/${encodeURIComponent(handle)}`)
+    expect(await read.json()).toMatchObject({ status: 'processing', progress: 20, jobId: handle })
     expect(reads()).toBe(0)
   })
 

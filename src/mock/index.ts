@@ -70,7 +70,11 @@ export function createMockService(options: MockServiceOptions = {}): MockService
   return {
     baseUrl: state.baseUrl,
     handlers,
-    fetch: async (input, init) => (await getResponse(handlers, new Request(input, init))) ?? new Response('No such endpoint.', { status: 404 }),
+    fetch: async (input, init) => {
+      // A request is answered as it is (a server's own request class may not copy into another).
+      const request = typeof input === 'object' && 'method' in input && init === undefined ? input : new Request(input, init)
+      return (await getResponse(handlers, request)) ?? new Response('No such endpoint.', { status: 404 })
+    },
     log: state.log,
     bills: (accountId) =>
       state.log.filter((entry) => entry.billed !== null && (accountId === undefined || entry.account === accountId)).length,

@@ -186,6 +186,9 @@ export function createJobStatus(
       const snapshot = await kept(key)
       const read = snapshot && snapshot.readAt > 0 ? snapshot : undefined
       if (read && (read.terminal || Date.now() - read.readAt < options.freshMs)) return read
+      // With webhooks, what the store holds is current until they fall quiet: the creation's answer too.
+      const quiet = options.webhookQuietMs
+      if (snapshot && quiet !== undefined && Date.now() - (snapshot.readAt || snapshot.since || 0) < quiet) return snapshot
       // A watcher keeps the snapshot current: no need to read.
       if (read && (await store.get(`lease:${name(key)}`))) return read
       return readNow(key, snapshot)

@@ -8,7 +8,7 @@ import { AnswerTooLarge, artifactPaths, rewriteAnswer, stringsIn } from './links
 import { createSigner } from './signing.js'
 import { guardStore, memoryStore, StoreUnavailable, type ProxyStore } from './store.js'
 import { failureOf, followDownload, isRedirect, neverArrived, readCapped, upstreamTimer, UpstreamFailure } from './upstream.js'
-import { readWebhookJob, verifyWebhook, WEBHOOK_TOLERANCE_MS, webhookKeys, type WebhookOptions } from './webhooks.js'
+import { readWebhookJob, verifyWebhook, WEBHOOK_TOLERANCE_MS, webhookKeys, type WebhookJob, type WebhookOptions } from './webhooks.js'
 
 /** Who is asking, as the partner's `authorize` says: the end user's id and the tools they may run. */
 export interface ProxyUser {
@@ -105,6 +105,8 @@ const STATUS_TTL = 60 * 60 * 1000
 const MAX_STREAMED_JOBS = 50
 /** With webhooks, how long a watched job may go without one before the proxy reads it itself. */
 const WEBHOOK_QUIET = 60_000
+/** How long a webhook about a job not yet known is kept, for its creation's answer to find. */
+const EARLY_WEBHOOK_TTL = 2 * 60 * 1000
 
 /**
  * How an upload meets a redirect. Node's fetch keeps a copy of a streamed body in any mode but
@@ -489,20 +491,14 @@ export function createToolsProxy(options: ToolsProxyOptions): ToolsProxy {
         return errorAnswer(400, 'invalidInput', 'The webhook’s body is not JSON.')
       }
       const job = readWebhook(payload)
-      // Not about a job, or about a job this proxy never created (another app on the same key): nothing to do.
-      const toolPath = job && typeof job.jobId === 'string' && typeof job.status === 'string' ? await store.get(`job:${job.jobId}`) : undefined
-      if (!job || !toolPath) return new Response(null, { status: 204 })
-      const now = Date.now()
-      await jobStatus.put(
-        { toolPath, jobId: job.jobId },
-        {
-          status: 200,
-          body: JSON.stringify(job.body ?? { jobId: job.jobId, status: job.status }),
-          headers: relayedHeaders(new Headers()),
-          readAt: now,
-          terminal: isTerminal(defaultInterpretation.phase(job.status)),
-        },
-      )
+      // Not about a job: nothing to do.
+      if (!job || typeof job.jobId !== 'string' || typeof job.status !== 'string') return new Response(null, { status: 204 })
+      const toolPath = await store.get(`job:${job.jobId}`)
+      const snapshot = webhookSnapshot(job)
+      // A job this proxy has not seen created: its creation's answer may still be on its way (the
+      // service can tell before it answers), or it is another app's on the same key. Kept briefly.
+      if (!toolPath) await store.set(`early:${job.jobId}`, JSON.stringify(snapshot), EARLY_WEBHOOK_TTL)
+      else await jobStatus.put({ toolPath, jobId: job.jobId }, snapshot)
       return new Response(null, { status: 204 })
     } catch (error) {
       // Not taken in: the sender's retry must be read.
@@ -510,6 +506,15 @@ export function createToolsProxy(options: ToolsProxyOptions): ToolsProxy {
       throw error
     }
   }
+
+  /** A job's status as a webhook tells it, kept like a read's answer. */
+  const webhookSnapshot = (job: WebhookJob): JobSnapshot => ({
+    status: 200,
+    body: JSON.stringify(job.body ?? { jobId: job.jobId, status: job.status }),
+    headers: relayedHeaders(new Headers()),
+    readAt: Date.now(),
+    terminal: isTerminal(defaultInterpretation.phase(job.status)),
+  })
 
   async function artifact(request: Request, user: ProxyUser, token: string): Promise<Response> {
     const opened = await handles.openArtifact(user.user, token, Date.now())
@@ -564,9 +569,12 @@ export function createToolsProxy(options: ToolsProxyOptions): ToolsProxy {
     if (typeof created === 'string' && tool) {
       // The creation starts the job's clock: a watcher paces its reads (or waits for webhooks) from it.
       const key: JobKey = { toolPath: tool.path, jobId: created }
-      await jobStatus.put(key, { ...upstream, readAt: 0, since: Date.now(), terminal: endedIn(upstream.body) })
       // A webhook names only the job: which tool's it is, is remembered here.
       if (webhookKeyring) await store.set(`job:${created}`, tool.path, STATUS_TTL)
+      // Kept as a read would answer it (200): with webhooks, reads are served from it until the first one.
+      await jobStatus.put(key, { ...upstream, status: 200, readAt: 0, since: Date.now(), terminal: endedIn(upstream.body) })
+      const early = webhookKeyring && (await store.get(`early:${created}`))
+      if (early) await jobStatus.put(key, JSON.parse(early) as JobSnapshot)
     }
     // Links expire on the minute, so a poll of a job whose files did not change reuses their signatures.
     const expiresAt = Math.ceil((Date.now() + artifactTtl) / 60_000) * 60_000
