@@ -8,6 +8,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { webhookKey, webhookSignature, webhookSigned } from '../src/client/standardWebhooks.js'
 import { createToolsProxy, memoryStore, redisStore, type ProxyStore, type ToolsProxyOptions } from '../src/server/index.js'
 import { PROXY_ERROR_CODES, TOOLS } from '../src/tools/index.js'
+import { listen as serve } from './support/http.js'
 import { startRedis } from './support/redis.js'
 
 const SERVICE = 'https://tools.cabinet.test/v1'
@@ -303,6 +304,30 @@ describe('the event stream', () => {
     // A page that leaves gives its place back.
     open[0]!.cut()
     await vi.waitFor(async () => expect((await listen('alice', [handle]).response).status).toBe(200))
+  })
+
+  it('over HTTP, frees a stream’s place when its page disconnects', async () => {
+    const { proxy, start } = proxyWith({ streamsPerUser: 2 })
+    const { handle } = await start()
+    const server = await serve((request) => proxy.handle(request))
+    try {
+      const open = (controller = new AbortController()) =>
+        fetch(`${server.url}/api/tools/events?job=${encodeURIComponent(`valuation/report:${handle}`)}`, { headers: { 'x-user': 'alice' }, signal: controller.signal })
+      const first = new AbortController()
+      expect((await open(first)).status).toBe(200)
+      const second = await open()
+      expect(second.status).toBe(200)
+      expect((await open()).status).toBe(429)
+      first.abort()
+      await vi.waitFor(async () => {
+        const again = await open()
+        await again.body?.cancel()
+        expect(again.status).toBe(200)
+      })
+      await second.body?.cancel()
+    } finally {
+      await server.close()
+    }
   })
 
   it('beats while idle and ends after streamMaxMs', async () => {

@@ -34,7 +34,7 @@ const MAX_JOBS = 50
 const RETRY_MS = [1000, 2000, 5000, 10_000, 30_000]
 /** Jobs followed within this long of each other open one stream, not one each. */
 const GATHER_MS = 50
-/** A stream that ends sooner than this without an event counts as a failure, so a bad proxy cannot make a loop. */
+/** A stream that ends sooner than this without an event counts as a failure, so a bad proxy or network cannot make a loop. */
 const SHORTEST_STREAM_MS = 1000
 
 interface Watcher {
@@ -88,9 +88,14 @@ export function createEventHub(options: EventHubOptions) {
     }
   }
 
+  /**
+   * A stream that could not be had, or did not last: the first time, it is opened again at once
+   * (resuming where it was); after that, with growing waits, and meanwhile its jobs are read.
+   */
   function fail() {
     connection = undefined
-    const wait = RETRY_MS[Math.min(failures++, RETRY_MS.length - 1)]!
+    if (failures++ === 0) return schedule()
+    const wait = RETRY_MS[Math.min(failures - 2, RETRY_MS.length - 1)]!
     retryAt = Date.now() + wait
     setTimeout(schedule, wait)
     // Whoever waits on the stream reads for themselves now.
@@ -117,12 +122,13 @@ export function createEventHub(options: EventHubOptions) {
         await response.body?.cancel().catch(() => {})
         throw new Error(`event stream: ${response.status}`)
       }
-      failures = 0
       const parser = createParser({
         onEvent(event) {
           if (event.id !== undefined) resume = { id: event.id, set }
           if (event.event !== 'job') return
+          // A stream that carries events is a healthy one: its next failure is tried again at once.
           heard = true
+          failures = 0
           let data: { tool?: unknown; jobId?: unknown; status?: unknown; body?: unknown }
           try {
             data = JSON.parse(event.data) as typeof data
@@ -143,6 +149,7 @@ export function createEventHub(options: EventHubOptions) {
       if (connection !== current) return
       if (!heard && Date.now() - openedAt < SHORTEST_STREAM_MS) throw new Error('event stream: ended at once')
       // Ended by the proxy (its time is up, or every job ended), or cut after a while: resume at once.
+      failures = 0
       connection = undefined
       schedule()
     } catch {

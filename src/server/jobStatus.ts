@@ -102,25 +102,65 @@ export function createJobStatus(
     return next
   }
 
-  /** One read of the service per job at a time in this process; a job's answer is kept and published. */
+  /**
+   * One read of the service per job at a time, in this process and across instances (a claim in
+   * the store: who loses it waits for the winner's answer on the channel); a job's answer is kept
+   * and published.
+   */
   function readNow(key: JobKey, previous: JobSnapshot | undefined): Promise<JobSnapshot> {
     const id = name(key)
     let reading = inFlight.get(id)
     if (!reading) {
-      reading = readService(key)
-        // Only a job's own answer is shared; a refusal or a failure is read again next time.
-        .then((snapshot) => (ok(snapshot) ? put(key, snapshot, previous) : snapshot))
-        .finally(() => inFlight.delete(id))
+      reading = (async () => {
+        const claim = `reading:${id}`
+        if (!(await store.claim(claim, options.freshMs))) {
+          const heard = await newerWithin(key, previous, options.freshMs)
+          if (heard) return heard
+        }
+        try {
+          const snapshot = await readService(key)
+          // Only a job's own answer is shared; a refusal or a failure is read again next time.
+          return ok(snapshot) ? await put(key, snapshot, previous) : snapshot
+        } finally {
+          await store.release(claim).catch(() => {})
+        }
+      })().finally(() => inFlight.delete(id))
       inFlight.set(id, reading)
     }
     return reading
   }
 
+  /** A snapshot of the job newer than `previous`, published or kept within `ms`, or undefined. */
+  async function newerWithin(key: JobKey, previous: JobSnapshot | undefined, ms: number): Promise<JobSnapshot | undefined> {
+    const id = name(key)
+    await subscribe()
+    return new Promise((resolve) => {
+      const done = (snapshot: JobSnapshot | undefined) => {
+        clearTimeout(timer)
+        awaiting.get(id)?.delete(done)
+        if (awaiting.get(id)?.size === 0) awaiting.delete(id)
+        resolve(snapshot)
+      }
+      const timer = setTimeout(() => done(undefined), ms)
+      let each = awaiting.get(id)
+      if (!each) awaiting.set(id, (each = new Set()))
+      each.add(done)
+      // Kept before we listened: no message will come for it.
+      kept(key).then(
+        (snapshot) => snapshot && snapshot.readAt > (previous?.readAt ?? 0) && done(snapshot),
+        () => {},
+      )
+    })
+  }
+
   // Watching: one subscription per instance, fanned out to the listeners of each job here.
   const listeners = new Map<string, { key: JobKey; each: Set<(snapshot: JobSnapshot) => void> }>()
+  /** Reads waiting on another instance's read of the job. */
+  const awaiting = new Map<string, Set<(snapshot: JobSnapshot) => void>>()
   let subscription: Promise<() => Promise<void>> | undefined
   const tell = (id: string, snapshot: JobSnapshot) => {
     for (const listener of listeners.get(id)?.each ?? []) listener(snapshot)
+    for (const waiter of awaiting.get(id) ?? []) waiter(snapshot)
   }
   const subscribe = () =>
     (subscription ??= store
