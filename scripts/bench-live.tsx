@@ -280,14 +280,15 @@ test('1,000 jobs on pages whose streams are cut at random', async () => {
   const outcomes = await Promise.all(
     Array.from({ length: 1000 }, async (_, i) => {
       await sleep(Math.random() * 2000)
-      const job = await pages[i % pages.length]!.run('valuation/report', REPORT).catch(() => undefined)
-      return job && 'status' in job && job.status === 'completed'
+      const job = await pages[i % pages.length]!.run('valuation/report', REPORT).catch((error: unknown) => error)
+      return job && typeof job === 'object' && 'status' in job && job.status === 'completed' ? true : String(job)
     }),
   )
+  const failures = [...new Set(outcomes.filter((outcome) => outcome !== true))]
   await close()
   rows.push({
     target: '1,000 jobs, streams cut at random (0.2–1.5 s): ends seen',
-    measured: `${outcomes.filter(Boolean).length} of 1000, ${outcomes.filter((seen) => !seen).length} lost (${cuts} cuts, ${opens} streams, ${reads} page reads)`,
+    measured: `${outcomes.filter((seen) => seen === true).length} of 1000, ${outcomes.filter((seen) => seen !== true).length} lost${failures.length ? ` (${failures.join('; ')})` : ''} (${cuts} cuts, ${opens} streams, ${reads} page reads)`,
     goal: '0 lost',
   })
 }, 180_000)

@@ -3,14 +3,11 @@
 // a misbehaving service or a failing store. The proxy answers in process; the service is a
 // stand-in whose every request is recorded.
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { createToolsProxy, memoryStore, type ProxyStore, type ToolsProxyOptions } from '../src/server/index.js'
-import { createToolsClient, PROXY_ERROR_CODES, TOOLS, type ToolsError } from '../src/tools/index.js'
+import { memoryStore, type ProxyStore, type ToolsProxyOptions } from '../src/server/index.js'
+import { createToolsClient, PROXY_ERROR_CODES, type ToolId, type ToolsError } from '../src/tools/index.js'
 import { listen } from './support/http.js'
+import { SERVICE, SITE, testProxy } from './support/proxy.js'
 
-const SERVICE = 'https://tools.cabinet.test/v1'
-const SITE = 'https://partner.test'
-const SECRET = 'a-test-secret-of-at-least-thirty-two-characters'
-const ALL = TOOLS.map((tool) => tool.id)
 
 type Answer = (request: Request) => Response | Promise<Response>
 let answer: Answer = () => Response.json({})
@@ -41,20 +38,7 @@ afterEach(() => {
 })
 
 function proxyWith(options: Partial<ToolsProxyOptions> = {}) {
-  const proxy = createToolsProxy({
-    baseUrl: SERVICE,
-    apiKey: 'server-key',
-    basePath: '/api/tools',
-    secret: SECRET,
-    authorize: (request) => {
-      const user = request.headers.get('x-user')
-      return user ? { user, tools: (toolsOf[user] ?? ALL) as typeof ALL } : null
-    },
-    rate: { requests: 10_000, perMs: 1000 },
-    fetch: service,
-    onError: () => {},
-    ...options,
-  })
+  const proxy = testProxy(service, options, (user) => toolsOf[user] as ToolId[] | undefined)
   /** A request from a page of the site, as `user`. */
   const send = (user: string, path: string, init: RequestInit & { headers?: Record<string, string> } = {}) =>
     proxy.handle(new Request(`${SITE}/api/tools${path}`, { ...init, headers: { 'x-user': user, ...init.headers } }))

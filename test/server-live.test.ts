@@ -6,15 +6,12 @@ import { createParser, type EventSourceMessage } from 'eventsource-parser'
 import { Webhook } from 'standardwebhooks'
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { webhookKey, webhookSignature, webhookSigned } from '../src/client/standardWebhooks.js'
-import { createToolsProxy, memoryStore, redisStore, type ProxyStore, type ToolsProxyOptions } from '../src/server/index.js'
-import { PROXY_ERROR_CODES, TOOLS } from '../src/tools/index.js'
+import { memoryStore, redisStore, type ProxyStore, type ToolsProxyOptions } from '../src/server/index.js'
+import { PROXY_ERROR_CODES } from '../src/tools/index.js'
 import { listen as serve } from './support/http.js'
+import { SERVICE, SITE, testProxy } from './support/proxy.js'
 import { startRedis } from './support/redis.js'
 
-const SERVICE = 'https://tools.cabinet.test/v1'
-const SITE = 'https://partner.test'
-const SECRET = 'a-test-secret-of-at-least-thirty-two-characters'
-const ALL = TOOLS.map((tool) => tool.id)
 // The spec's own test vector (standardwebhooks.com).
 const VECTOR = {
   secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
@@ -50,20 +47,7 @@ afterEach(() => {
 })
 
 function proxyWith(options: Partial<ToolsProxyOptions> = {}) {
-  const proxy = createToolsProxy({
-    baseUrl: SERVICE,
-    apiKey: 'server-key',
-    basePath: '/api/tools',
-    secret: SECRET,
-    authorize: (request) => {
-      const user = request.headers.get('x-user')
-      return user ? { user, tools: ALL } : null
-    },
-    rate: { requests: 100_000, perMs: 1000 },
-    fetch: service,
-    onError: () => {},
-    ...options,
-  })
+  const proxy = testProxy(service, options)
   const send = (user: string, path: string, init: RequestInit & { headers?: Record<string, string> } = {}) =>
     proxy.handle(new Request(`${SITE}/api/tools${path}`, { ...init, headers: { 'x-user': user, ...init.headers } }))
   /** Starts a report job as `user`: its handle and the stream the answer names. */

@@ -7,9 +7,9 @@ export interface PushedRead {
 }
 
 /**
- * What a waiter hears next: a pushed read; `'read'` to read the job now (the stream failed, or
- * was quiet for as long as the waiter allowed, or it pushed a refusal); `'poll'` when there is no
- * stream to wait on (none named, or it is failing): wait a poll's delay, then read.
+ * What a waiter hears next: a pushed read; `'read'` to read the job now (the stream was quiet for
+ * as long as the waiter allowed, or it pushed a refusal); `'poll'` when there is no stream to
+ * wait on (none named, or it is failing): wait a poll's delay, then read.
  */
 export type Pushed = PushedRead | 'read' | 'poll'
 
@@ -98,8 +98,8 @@ export function createEventHub(options: EventHubOptions) {
     const wait = RETRY_MS[Math.min(failures - 2, RETRY_MS.length - 1)]!
     retryAt = Date.now() + wait
     setTimeout(schedule, wait)
-    // Whoever waits on the stream reads for themselves now.
-    for (const watchers of jobs.values()) for (const watcher of watchers) watcher.wake?.('read')
+    // Whoever waits on the stream polls meanwhile, at a poll's pace: not all at once.
+    for (const watchers of jobs.values()) for (const watcher of watchers) watcher.wake?.('poll')
   }
 
   async function open(address: string, wanted: string[], set: string) {

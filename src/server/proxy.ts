@@ -276,23 +276,28 @@ export function createToolsProxy(options: ToolsProxyOptions): ToolsProxy {
     return giveBack
   }
 
-  /** A JSON call's body, read whole (it is options, not a file): its bytes and the strings in it, or a refusal. */
-  async function jsonBody(request: Request, tool: Tool): Promise<{ bytes: Uint8Array; strings: string[] } | Response> {
-    let text: string
-    // A page sending its options slowly holds nothing for long.
+  /** A small body (a call's options, a webhook), read whole up to `cap` within `timeoutMs`: its text, or the refusal to answer. */
+  async function smallBody(request: Request, cap: number): Promise<string | Response> {
+    // A sender sending slowly holds nothing for long.
     const timer = upstreamTimer(timeoutMs, request.signal)
     timer.start()
     try {
       const body = request.body?.pipeThrough(new TransformStream(), { signal: timer.signal })
-      text = await readCapped(new Response(body, { headers: request.headers }), jsonCap)
+      return await readCapped(new Response(body, { headers: request.headers }), cap)
     } catch (error) {
-      if (error instanceof UpstreamFailure && error.reason === 'too-large') return tooLarge(jsonCap)
+      if (error instanceof UpstreamFailure && error.reason === 'too-large') return tooLarge(cap)
       if (timer.timedOut) return errorAnswer(408, 'requestTimeout', `The request’s body did not arrive within ${timeoutMs} ms.`)
       if (request.signal.aborted) return errorAnswer(499, 'clientClosed', 'The request was cancelled.')
       throw error
     } finally {
       timer.stop()
     }
+  }
+
+  /** A JSON call's body, read whole (it is options, not a file): its bytes and the strings in it, or a refusal. */
+  async function jsonBody(request: Request, tool: Tool): Promise<{ bytes: Uint8Array; strings: string[] } | Response> {
+    const text = await smallBody(request, jsonCap)
+    if (text instanceof Response) return text
     let input: unknown
     try {
       input = JSON.parse(text)
@@ -465,19 +470,8 @@ export function createToolsProxy(options: ToolsProxyOptions): ToolsProxy {
   /** `POST {basePath}/webhooks`: the service telling of a job. Verified first; then kept and published like a read. */
   async function webhook(request: Request): Promise<Response> {
     if (!webhookKeyring) return refuse(request, errorAnswer(404, 'notFound', 'Not found.'))
-    let text: string
-    const timer = upstreamTimer(timeoutMs, request.signal)
-    timer.start()
-    try {
-      const body = request.body?.pipeThrough(new TransformStream(), { signal: timer.signal })
-      text = await readCapped(new Response(body, { headers: request.headers }), maxAnswerBytes)
-    } catch (error) {
-      if (error instanceof UpstreamFailure && error.reason === 'too-large') return tooLarge(maxAnswerBytes)
-      if (timer.timedOut) return errorAnswer(408, 'requestTimeout', `The request’s body did not arrive within ${timeoutMs} ms.`)
-      return errorAnswer(499, 'clientClosed', 'The request was cancelled.')
-    } finally {
-      timer.stop()
-    }
+    const text = await smallBody(request, maxAnswerBytes)
+    if (text instanceof Response) return text
     const verdict = await verifyWebhook(await Promise.all(webhookKeyring), request.headers, text, Date.now())
     if ('refused' in verdict) return errorAnswer(401, 'webhookRefused', `The webhook was refused: ${verdict.refused}.`)
     // A webhook sent again (the sender's retry) changes nothing: only the first of an id is read.
