@@ -180,7 +180,7 @@ describe('the spend cap on Redis', () => {
   it('answers 503 while Redis is down, never ends the process, and works again when Redis is back', async () => {
     mock.service.reset()
     const errors: string[] = []
-    // As the README says to make it: node-redis reconnecting on its own; the store listens for its errors.
+    // As docs/server.md says to make it: node-redis reconnecting on its own; the store listens for its errors.
     const client = createClient({ url: redis.url, socket: { reconnectStrategy: () => 50 } })
     await client.connect()
     const proxy = createToolsProxy(proxyOptions({ baseUrl: mock.baseUrl, store: redisStore(client, { onError: (message) => errors.push(message) }) }))
