@@ -36,7 +36,7 @@ export default defineConfig([
   ...layer('client', [], 'client is the bottom layer: it imports no other folder of src, and no React.', ['react', 'react-dom', '@tanstack/*']),
   ...layer('tools', ['client/index.js'], 'tools imports only the client\'s public surface (../client/index.js).', ['react', 'react-dom', '@tanstack/*']),
   ...layer('react', ['tools/index.js', 'tools/internal.js'], 'react imports only tools (../tools/index.js, ../tools/internal.js).'),
-  ...layer('components', ['react/index.js'], 'components import only the React layer (../react/index.js).'),
+  ...layer('components', ['react/index.js', 'react/internal.js'], 'components import only the React layer (../react/index.js, ../react/internal.js).'),
   ...layer('mock', ['tools/index.js', 'tools/internal.js'], 'mock imports only tools (../tools/index.js, ../tools/internal.js).', ['react', 'react-dom', '@tanstack/*']),
   ...layer('server', ['tools/index.js', 'tools/internal.js'], 'server imports only tools (../tools/index.js).', ['react', 'react-dom', '@tanstack/*']),
 ])

@@ -1,7 +1,8 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest'
 import { ALL_SCOPES, MOCK_ACCOUNTS, MOCK_KEYS } from '../src/mock/index.js'
-import { inputFields, isBusy, isTerminal, mediaType, TOOLS } from '../src/tools/index.js'
+import { inputFields, isBusy, isTerminal, TOOLS } from '../src/tools/index.js'
+import { mediaType } from '../src/tools/internal.js'
 
 describe('tool catalogue', () => {
   it('has the thirteen tools of the spec', () => {

@@ -2,7 +2,8 @@
 import { http, HttpResponse } from 'msw'
 import { describe, expect, it, onTestFinished, vi } from 'vitest'
 import { MOCK_BASE_URL, MOCK_KEYS, exampleInput } from '../src/mock/index.js'
-import { isToolsError, TOOLS, ToolsError, VALIDATION_MESSAGES, type ToolId } from '../src/tools/index.js'
+import { VALIDATION_MESSAGES } from '../src/client/errors.js'
+import { isToolsError, TOOLS, ToolsError, type ToolId } from '../src/tools/index.js'
 import { fakeClock } from './support/clock.js'
 import { fastClient, pngFile, setupMockService } from './support/service.js'
 

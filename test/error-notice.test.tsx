@@ -9,7 +9,8 @@ import { ToolsError, type ToolsErrorKind } from '../src/client/index.js'
 import { ErrorNotice, FieldError } from '../src/components/index.js'
 import { formatFor } from '../src/components/format.js'
 import { ru } from '../src/entries/locales/ru.js'
-import { en, mergeMessages, ToolsProvider, type PartialMessages } from '../src/react/index.js'
+import { en, ToolsProvider, type PartialMessages } from '../src/react/index.js'
+import { mergeMessages } from '../src/react/internal.js'
 import { createToolsClient } from '../src/tools/index.js'
 
 const client = createToolsClient({ baseUrl: 'https://tools.cabinet.test/v1', apiKey: 'k' })

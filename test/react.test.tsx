@@ -9,17 +9,16 @@ import {
   QUERY_NAMESPACE,
   TOOLS,
   ToolsProvider,
-  toolHookName,
-  toolHooks,
   useArtifact,
   useJob,
-  useObjectUrl,
   usePdfCreate,
   useTool,
   useValuationRent,
   type ToolId,
   type ToolPhase,
 } from '../src/react/index.js'
+import { toolHookName, toolHooks } from '../src/react/toolHooks.js'
+import { useObjectUrl } from '../src/react/internal.js'
 import { fakeClock } from './support/clock.js'
 import { fastClient, pngFile, setupMockService } from './support/service.js'
 

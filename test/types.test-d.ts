@@ -12,7 +12,6 @@ import {
   type ListingToolId,
   type Result,
   type SyncToolId,
-  type ToolHookName,
   type ToolInput,
   type ToolResult,
   type ToolsErrorKind,
@@ -20,7 +19,8 @@ import {
   type UseToolResult,
   type Waiting,
 } from '../src/components/index.js'
-import { toolHooks, useForgetRuns, useValuationRent, type ToolsProviderProps } from '../src/react/index.js'
+import { useForgetRuns, useValuationRent, type ToolsProviderProps } from '../src/react/index.js'
+import { toolHooks, type ToolHookName } from '../src/react/toolHooks.js'
 
 const client = createToolsClient({ baseUrl: 'https://tools.example/v1', apiKey: 'key' })
 

@@ -1,5 +1,5 @@
 // What a result file is called when it is saved: from the service's own name or the link, cleaned.
-import { mediaType } from '../react/index.js'
+import { mediaType } from '../react/internal.js'
 
 /** Types whose usual extension is not their subtype; for the rest, `image/png` → `png` will do. */
 const EXTENSIONS: Readonly<Record<string, string>> = {

@@ -1,4 +1,5 @@
-import { en, mergeMessages, useToolsContext, type Messages, type PartialMessages } from '../react/index.js'
+import { en, useToolsContext, type Messages, type PartialMessages } from '../react/index.js'
+import { mergeMessages } from '../react/internal.js'
 
 // One merge per overrides object, shared by every component under the same provider.
 const merged = new WeakMap<PartialMessages, Messages>()

@@ -1,4 +1,4 @@
-import { mediaType, type ToolDefinition } from '../tools/index.js'
+import { mediaType, type ToolDefinition } from '../tools/internal.js'
 
 /** A tool call's body, read and checked; or why it is refused with 400. */
 export type ParsedCall =

@@ -2,7 +2,7 @@
 export * from '../tools/index.js'
 export { useToolsContext } from './context.js'
 export type { ToolsContextValue } from './context.js'
-export { en, mergeMessages } from './messages.js'
+export { en } from './messages.js'
 export type { Messages, PartialMessages } from './messages.js'
 export { ToolsProvider } from './ToolsProvider.js'
 export type { ToolsProviderProps } from './ToolsProvider.js'
@@ -12,8 +12,6 @@ export { useRuns } from './useRuns.js'
 export type { UseRunsOptions, UseRunsResult } from './useRuns.js'
 export { useForgetRuns } from './useForgetRuns.js'
 export type { JournalStore, Run, RunPhase } from './journal.js'
-export { toolHookName, toolHooks } from './toolHooks.js'
-export type { ToolHookName } from './toolHooks.js'
 export {
   useAvatarVideo,
   useContentGenerate,
@@ -31,6 +29,6 @@ export {
 } from './toolHooks.js'
 export { useJob } from './useJob.js'
 export type { UseJobOptions, UseJobResult } from './useJob.js'
-export { useArtifact, useObjectUrl } from './useArtifact.js'
+export { useArtifact } from './useArtifact.js'
 export type { ArtifactKind, UseArtifactResult } from './useArtifact.js'
 export { QUERY_NAMESPACE } from './keys.js'

@@ -1,7 +1,8 @@
 'use client'
 import { useQuery } from '@tanstack/react-query'
 import { useEffect, useMemo, useState } from 'react'
-import { mediaType, type ArtifactFile, type ToolsError } from '../tools/index.js'
+import { type ArtifactFile, type ToolsError } from '../tools/index.js'
+import { mediaType } from '../tools/internal.js'
 import { useToolsContext } from './context.js'
 import { queryKey } from './keys.js'
 

@@ -5,9 +5,7 @@ export {
   isTerminal,
   isToolsError,
   jobFailedError,
-  mediaType,
   ToolsError,
-  VALIDATION_MESSAGES,
 } from '../client/index.js'
 // What the server proxy answers its own refusals with, for the browser to tell them apart.
 export { PROXY_ERROR_CODES, proxyRefusalOf } from '../client/index.js'
@@ -22,8 +20,6 @@ export type {
   Presence,
   Result,
   RetryOptions,
-  StandardSchemaV1,
-  ToolDefinition,
   ToolsClientOptions,
   ToolsErrorKind,
   UploadProgress,

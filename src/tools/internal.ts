@@ -3,6 +3,7 @@ export {
   abortError,
   DEFAULT_POLL_INTERVAL,
   hashText,
+  mediaType,
   newIdempotencyKey,
   pollDelay,
   toToolsError,
@@ -10,3 +11,4 @@ export {
   webhookSignature,
   webhookSigned,
 } from '../client/index.js'
+export type { ToolDefinition } from '../client/index.js'

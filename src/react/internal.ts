@@ -1,0 +1,5 @@
+// What the components need of the layers beneath that is not for partners: the strings' merge,
+// a blob URL's life, a media type's normal form.
+export { mergeMessages } from './messages.js'
+export { useObjectUrl } from './useArtifact.js'
+export { mediaType } from '../tools/internal.js'
