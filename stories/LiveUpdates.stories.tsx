@@ -1,0 +1,99 @@
+import type { Meta, StoryObj } from '@storybook/react-vite'
+import { http } from 'msw'
+import { expect, within } from 'storybook/test'
+import { ToolRunner, ToolsProvider } from '../src/components/index.js'
+import { exampleInput, MOCK_KEYS, type MockService } from '../src/mock/index.js'
+import { createToolsProxy, type ToolsProxy } from '../src/server/index.js'
+import { TOOLS } from '../src/tools/index.js'
+import { JOB_DURATION, RUN_TIMEOUT } from './support/environment.js'
+import { createStoryService } from './support/service.js'
+import { storyMessages } from './support/tools.js'
+
+/** The signing secret the simulated service and the proxy share. */
+const WEBHOOK_SECRET = `whsec_${btoa('a storybook webhook signing key!')}`
+
+interface LiveDeployment {
+  service: MockService
+  /** What the page asked the proxy: its job reads and its event streams. */
+  asked: { reads: number; streams: number }
+  /** The proxy's address, as the page's provider has it. */
+  baseUrl: string
+  register: () => () => void
+}
+
+/**
+ * The whole live chain in the page: the simulated service sends its webhooks to a proxy
+ * (`@cabinet/tools-react/server`, a Fetch handler, running here in the browser), and the page
+ * talks to that proxy only, through the preview's MSW worker.
+ */
+function liveDeployment(): LiveDeployment {
+  let proxy: ToolsProxy | undefined
+  let hooks = ''
+  const asked = { reads: 0, streams: 0 }
+  const { service, register } = createStoryService(
+    {
+      jobDuration: JOB_DURATION * 4,
+      webhooks: { url: 'https://proxy.invalid/webhooks', secret: WEBHOOK_SECRET, send: (request) => proxy!.handle(new Request(hooks, request)) },
+    },
+    (serviceUrl) => [
+      http.all(`${serviceUrl.replace(/\/v1$/, '/api/tools')}/*`, ({ request }) => {
+        const path = new URL(request.url).pathname
+        if (path.endsWith('/events')) asked.streams++
+        else if (path.includes('/jobs/')) asked.reads++
+        return proxy!.handle(request)
+      }),
+    ],
+  )
+  const baseUrl = service.baseUrl.replace(/\/v1$/, '/api/tools')
+  hooks = `${baseUrl}/webhooks`
+  proxy = createToolsProxy({
+    baseUrl: service.baseUrl,
+    apiKey: MOCK_KEYS.demo,
+    fetch: service.fetch,
+    basePath: new URL(baseUrl).pathname,
+    secret: 'a-storybook-secret-of-at-least-thirty-two-characters',
+    authorize: () => ({ user: 'storybook', tools: TOOLS.map((tool) => tool.id) }),
+    allowedOrigins: [location.origin],
+    webhooks: { secret: WEBHOOK_SECRET },
+    onError: () => {},
+  })
+  return { service, asked, baseUrl, register }
+}
+
+/**
+ * Behind the proxy, with the service's webhooks: the page follows the job on the proxy's event
+ * stream. Its progress and its end arrive as the service tells them, and nobody polls the service.
+ */
+const meta = {
+  title: 'Components/Live updates',
+  component: ToolRunner,
+  args: { tool: 'valuation/report', input: exampleInput('valuation/report') },
+  argTypes: { tool: { control: false } },
+  parameters: { tools: { simulatedOnly: true } },
+  loaders: [() => ({ live: liveDeployment() })],
+  beforeEach: (context) => (context.loaded.live as LiveDeployment).register(),
+  render: (args, context) => (
+    <ToolsProvider baseUrl={(context.loaded.live as LiveDeployment).baseUrl} user="storybook">
+      <ToolRunner {...args} />
+    </ToolsProvider>
+  ),
+} satisfies Meta<typeof ToolRunner>
+
+export default meta
+type Story = StoryObj<typeof meta>
+
+export const BehindTheProxy: Story = {
+  name: 'Pushed through the proxy',
+  play: async (context) => {
+    const m = storyMessages(context)
+    const canvas = within(context.canvasElement)
+    await context.userEvent.click(canvas.getByRole('button', { name: m.runner.submit }))
+    await expect(await canvas.findByRole('button', { name: m.runner.runAgain }, { timeout: RUN_TIMEOUT })).toBeVisible()
+    // The page read the job once, as it began to follow it (the proxy answered from what it keeps);
+    // the rest came on its stream, from the service's webhooks: the proxy never read the job.
+    const { service, asked } = context.loaded.live as LiveDeployment
+    await expect(asked.reads).toBe(1)
+    await expect(asked.streams).toBeGreaterThan(0)
+    await expect(service.log.filter((entry) => entry.kind === 'poll')).toHaveLength(0)
+  },
+}
