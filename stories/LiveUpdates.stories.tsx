@@ -27,26 +27,25 @@ interface LiveDeployment {
  * talks to that proxy only, through the preview's MSW worker.
  */
 function liveDeployment(): LiveDeployment {
-  let proxy: ToolsProxy | undefined
   let hooks = ''
   const asked = { reads: 0, streams: 0 }
   const { service, register } = createStoryService(
     {
       jobDuration: JOB_DURATION * 4,
-      webhooks: { url: 'https://proxy.invalid/webhooks', secret: WEBHOOK_SECRET, send: (request) => proxy!.handle(new Request(hooks, request)) },
+      webhooks: { url: 'https://proxy.invalid/webhooks', secret: WEBHOOK_SECRET, send: (request) => proxy.handle(new Request(hooks, request)) },
     },
     (serviceUrl) => [
       http.all(`${serviceUrl.replace(/\/v1$/, '/api/tools')}/*`, ({ request }) => {
         const path = new URL(request.url).pathname
         if (path.endsWith('/events')) asked.streams++
         else if (path.includes('/jobs/')) asked.reads++
-        return proxy!.handle(request)
+        return proxy.handle(request)
       }),
     ],
   )
   const baseUrl = service.baseUrl.replace(/\/v1$/, '/api/tools')
   hooks = `${baseUrl}/webhooks`
-  proxy = createToolsProxy({
+  const proxy: ToolsProxy = createToolsProxy({
     baseUrl: service.baseUrl,
     apiKey: MOCK_KEYS.demo,
     fetch: service.fetch,
