@@ -1,5 +1,6 @@
-import { queryOptions, type QueryClient } from '@tanstack/react-query'
+import { CancelledError, queryOptions, type QueryClient } from '@tanstack/react-query'
 import { isTerminal, isToolsError, type DeferredToolId, type Job, type ToolsError } from '../tools/index.js'
+import { abortError, toToolsError } from '../tools/internal.js'
 import type { ToolsContextValue } from './context.js'
 import { queryKey } from './keys.js'
 import { queryPresence, reportJobWaiting } from './useWaiting.js'
@@ -9,7 +10,7 @@ import { queryPresence, reportJobWaiting } from './useWaiting.js'
  * so every observer shares one poll; TanStack cancels it when the last observer unmounts.
  */
 export function jobQueryOptions<T extends DeferredToolId>(
-  context: Pick<ToolsContextValue, 'client' | 'fingerprint' | 'pollInterval'>,
+  context: Pick<ToolsContextValue, 'client' | 'fingerprint'> & { pollInterval?: number },
   queryClient: QueryClient,
   tool: T,
   jobId: string,
@@ -44,3 +45,7 @@ export function jobQueryOptions<T extends DeferredToolId>(
     retry: false,
   })
 }
+
+/** The client's errors as they are; TanStack's cancellation of a run's call or poll is an abort. */
+export const asToolsError = (error: unknown, tool: string) =>
+  error instanceof CancelledError ? abortError(tool, error) : toToolsError(error, tool)
