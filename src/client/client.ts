@@ -298,7 +298,7 @@ export function createClient(tools: readonly ToolDefinition[], options: ToolsCli
 
   /**
    * Follows a job until a terminal status: on the proxy's event stream when it names one (with a
-   * read now and then, and a read at once when the stream fails); else by polling, slower as the
+   * read now and then, and polling while the stream keeps failing); else by polling, slower as the
    * job ages and while the page is hidden, at once when it is shown again or the connection
    * returns. `fresh` skips the read whose answer the POST just gave. Past the poll timeout it
    * fails with `timeout`, naming the job to wait for again.
