@@ -4,12 +4,22 @@ import { readCapped, upstreamTimer, UpstreamFailure } from './upstream.js'
 /** How much of an upload is read before a refusal, so the browser sees the answer, not a reset. */
 const DRAIN_CAP = 8 * 1024 * 1024
 
+/**
+ * The request's body as the proxy reads it, with its cancellation kept from the runtime's own
+ * stream: cancelling Node's request stream (srvx, `Readable.toWeb`) while data is on its way
+ * throws ERR_INVALID_STATE outside any handler on Node 20 and 24, ending the process. What the
+ * proxy leaves unread, the runtime discards once the answer is sent.
+ */
+export function bodyOf(request: Request): ReadableStream<Uint8Array> | null {
+  return request.body && request.body.pipeThrough(new TransformStream<Uint8Array, Uint8Array>(), { preventCancel: true })
+}
+
 export const tooLarge = (maxBytes: number) =>
   errorAnswer(413, 'uploadTooLarge', `The upload is larger than ${maxBytes} bytes.`, { details: { maxBytes } })
 
 /** Answers a refusal of a request with a body once some of the body is read, so the browser gets the answer, not a reset. */
 export async function refuse(request: Request, answer: Response, timeoutMs: number): Promise<Response> {
-  if (request.body && !request.bodyUsed) await drain(request.body, DRAIN_CAP, timeoutMs)
+  if (request.body && !request.bodyUsed) await drain(bodyOf(request)!, DRAIN_CAP, timeoutMs)
   return answer
 }
 
@@ -19,7 +29,7 @@ export async function smallBody(request: Request, cap: number, timeoutMs: number
   const timer = upstreamTimer(timeoutMs, request.signal)
   timer.start()
   try {
-    const body = request.body?.pipeThrough(new TransformStream(), { signal: timer.signal })
+    const body = bodyOf(request)?.pipeThrough(new TransformStream(), { signal: timer.signal })
     return await readCapped(new Response(body, { headers: request.headers }), cap)
   } catch (error) {
     if (error instanceof UpstreamFailure && error.reason === 'too-large') return tooLarge(cap)

@@ -1,20 +1,20 @@
 import type { Tool } from '../tools/index.js'
 import { errorAnswer } from './answers.js'
-import { byteLimit, fixedLength, refuse, smallBody, tooLarge } from './bodies.js'
+import { bodyOf, byteLimit, fixedLength, refuse, smallBody, tooLarge } from './bodies.js'
 import { STATUS_TTL, type ProxyContext } from './context.js'
 import { formFieldReader } from './formFields.js'
 import { endedIn, type JobKey, type JobSnapshot } from './jobStatus.js'
 import { keys } from './keys.js'
 import { AnswerTooLarge, artifactPaths, stringsIn } from './links.js'
 import { billable, outcomeOfFailure, reserve, type CallOutcome } from './money.js'
-import type { ProxyUser } from './options.js'
+import type { Caller } from './guards.js'
 import { MEMORY_TTL, replyResponse, rewriteFor } from './rewrite.js'
 import type { Answer } from './service.js'
 import { StoreUnavailable } from './store.js'
 import { failureOf, isRedirect, upstreamTimer, UpstreamFailure } from './upstream.js'
 
 /** `POST {basePath}/<tool>`: a tool call, its body passed on (checked first when it is JSON), counted under the user's cap. */
-export async function callRoute(context: ProxyContext, request: Request, user: ProxyUser, tool: Tool): Promise<Response> {
+export async function callRoute(context: ProxyContext, request: Request, user: Caller, tool: Tool): Promise<Response> {
   const { maxUploadBytes, timeoutMs, service } = context
   if (Number(request.headers.get('content-length')) > maxUploadBytes) return refuse(request, tooLarge(maxUploadBytes), timeoutMs)
   const contentType = request.headers.get('content-type') ?? ''
@@ -26,7 +26,7 @@ export async function callRoute(context: ProxyContext, request: Request, user: P
 
   const clientKey = request.headers.get('idempotency-key')
   const idempotencyKey = clientKey ? await context.handles.idempotencyKey(user.user, clientKey) : undefined
-  const giveBack = await reserve(context.store, context.limits, user.user, tool, idempotencyKey)
+  const giveBack = await reserve(context.store, context.limits, user.storeId, tool, idempotencyKey)
   if (!giveBack) {
     const { limits } = context
     const details = limits && { limit: limits.calls, windowMs: limits.windowMs }
@@ -50,13 +50,14 @@ export async function callRoute(context: ProxyContext, request: Request, user: P
       body = parsed.bytes as Uint8Array<ArrayBuffer>
       bodySent()
     } else if (request.body) {
+      const received = bodyOf(request)!
       // An upload moves, or it times out; once it has all gone by, the answer has `timeoutMs`.
       timer.touch()
       const onExceeded = () => {
         exceeded = true
         timer.abort(new UpstreamFailure('too-large', 'the upload is too large'))
       }
-      let stream = request.body.pipeThrough(byteLimit(maxUploadBytes, { onChunk: timer.touch, onExceeded, onEnd: bodySent }))
+      let stream = received.pipeThrough(byteLimit(maxUploadBytes, { onChunk: timer.touch, onExceeded, onEnd: bodySent }))
       if (form) stream = stream.pipeThrough(form.stream)
       body = fixedLength(stream, request.headers.get('content-length'))
     } else {

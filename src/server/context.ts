@@ -1,7 +1,9 @@
+import { TOOLS } from '../tools/index.js'
 import { createEventStreams, type StreamedJob } from './events.js'
 import { createHandles, type Handles } from './handles.js'
 import { createJobStatus, type JobSnapshot, type JobStatus } from './jobStatus.js'
-import { checkOptions, type ProxyLimits, type ProxyRate, type ProxyUser, type ToolsProxyOptions } from './options.js'
+import type { Caller } from './guards.js'
+import { checkOptions, type ProxyLimits, type ProxyRate, type ToolsProxyOptions } from './options.js'
 import { createService, type Service } from './service.js'
 import { createSigner } from './signing.js'
 import { memoryStore } from './memoryStore.js'
@@ -9,7 +11,16 @@ import { guardStore, type ProxyStore } from './store.js'
 import { readWebhookJob, webhookKeys, type WebhookOptions } from './webhooks.js'
 
 /** A job an event stream carries, with the user it is rewritten for. */
-export type UserStreamedJob = StreamedJob & { user: ProxyUser }
+export type UserStreamedJob = StreamedJob & { user: Caller }
+
+export interface WebhookReceiver {
+  keys: Promise<CryptoKey>[]
+  read: NonNullable<WebhookOptions['read']>
+  maxBytes: number
+  maxReading: number
+  /** Unverified bodies being read now. */
+  reading: number
+}
 
 /** What every route reads: the options resolved once, and the parts built from them. */
 export interface ProxyContext {
@@ -24,6 +35,8 @@ export interface ProxyContext {
   readonly jsonCap: number
   readonly timeoutMs: number
   readonly artifactTtl: number
+  /** The tools whose answers' file links are signed. */
+  readonly fileTools: ReadonlySet<string>
   readonly downloadOrigins: readonly string[]
   readonly allowedOrigins: readonly string[]
   readonly store: ProxyStore
@@ -31,8 +44,8 @@ export interface ProxyContext {
   readonly service: Service
   readonly jobStatus: JobStatus
   readonly events: ReturnType<typeof createEventStreams<UserStreamedJob>>
-  /** With `webhooks`: the keys their signatures are checked with, and how a body names its job. */
-  readonly webhooks: { keys: Promise<CryptoKey>[]; read: NonNullable<WebhookOptions['read']> } | undefined
+  /** With `webhooks`: the keys their signatures are checked with, how a body names its job, its caps, the bodies being read. */
+  readonly webhooks: WebhookReceiver | undefined
   /** Links signed lately, by user, tool, file and expiry: the same link is not signed twice. */
   readonly signedLinks: Map<string, string>
   /** Event streams open here, per user. */
@@ -48,6 +61,8 @@ const DEFAULT_ARTIFACT_TTL = 60 * 60 * 1000
 const MAX_JSON_REQUEST = 1024 * 1024
 /** How long the store may take over one operation before the proxy answers 503. */
 const STORE_LIMIT = 1000
+/** A webhook's body, at most: a job's status and its result's text, many times over. */
+const DEFAULT_WEBHOOK_BYTES = 256 * 1024
 /** How long a job's status is kept after its last change. */
 export const STATUS_TTL = 60 * 60 * 1000
 /** With webhooks, how long a watched job may go without one before the proxy reads it itself. */
@@ -84,6 +99,7 @@ export function createContext(
     jsonCap: Math.min(maxUploadBytes, MAX_JSON_REQUEST),
     timeoutMs,
     artifactTtl: options.artifactTtlMs ?? DEFAULT_ARTIFACT_TTL,
+    fileTools: new Set(options.fileTools ?? TOOLS.filter((tool) => 'makesFiles' in tool).map((tool) => tool.id)),
     downloadOrigins: options.downloadOrigins ?? [],
     allowedOrigins: options.allowedOrigins ?? [],
     store,
@@ -97,7 +113,13 @@ export function createContext(
       answer: (job, snapshot) => streamAnswer(context, job, snapshot),
       report: service.report,
     }),
-    webhooks: options.webhooks && { keys: webhookKeys(options.webhooks), read: options.webhooks.read ?? readWebhookJob },
+    webhooks: options.webhooks && {
+      keys: webhookKeys(options.webhooks),
+      read: options.webhooks.read ?? readWebhookJob,
+      maxBytes: options.webhooks.maxBytes ?? DEFAULT_WEBHOOK_BYTES,
+      maxReading: options.webhooks.maxReading ?? 16,
+      reading: 0,
+    },
     signedLinks: new Map(),
     streamsOf: new Map(),
   }

@@ -2,12 +2,12 @@ import type { ToolId } from '../tools/index.js'
 import { downloadAnswer, errorAnswer } from './answers.js'
 import type { ProxyContext } from './context.js'
 import { toolNotAllowed } from './guards.js'
-import type { ProxyUser } from './options.js'
+import type { Caller } from './guards.js'
 import { replyResponse, rewriteFor } from './rewrite.js'
 import { failureOf, followDownload, upstreamTimer } from './upstream.js'
 
 /** `GET {basePath}/artifacts/<token>/<name>`: a file signed for this user, streamed from the service (or its CDN, without the key). */
-export async function downloadRoute(context: ProxyContext, request: Request, user: ProxyUser, token: string): Promise<Response> {
+export async function downloadRoute(context: ProxyContext, request: Request, user: Caller, token: string): Promise<Response> {
   const { service } = context
   const opened = await context.handles.openArtifact(user.user, token, Date.now())
   if (!opened?.path.startsWith('/artifacts/')) return errorAnswer(404, 'artifactNotFound', 'No such file, or its link has expired.')

@@ -3,14 +3,14 @@ import { errorAnswer } from './answers.js'
 import type { ProxyContext, UserStreamedJob } from './context.js'
 import { toolNotAllowed } from './guards.js'
 import type { JobSnapshot } from './jobStatus.js'
-import type { ProxyUser } from './options.js'
+import type { Caller } from './guards.js'
 import { jobReply } from './rewrite.js'
 
 /** Jobs one event stream may carry. */
 const MAX_STREAMED_JOBS = 50
 
 /** `GET {basePath}/events?job=<tool id>:<handle>&…`: one stream of the page's jobs, each bound to this user like a read. */
-export async function eventsRoute(context: ProxyContext, request: Request, user: ProxyUser): Promise<Response> {
+export async function eventsRoute(context: ProxyContext, request: Request, user: Caller): Promise<Response> {
   const wanted = new URL(request.url).searchParams.getAll('job')
   if (wanted.length === 0 || wanted.length > MAX_STREAMED_JOBS) {
     return errorAnswer(400, 'invalidInput', `Name from 1 to ${MAX_STREAMED_JOBS} jobs, as job=<tool>:<handle>.`)

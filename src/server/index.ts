@@ -2,6 +2,7 @@
 export { createToolsProxy } from './proxy.js'
 export type { ProxyLimits, ProxyRate, ProxyUser, ToolsProxy, ToolsProxyOptions } from './proxy.js'
 export { memoryStore } from './memoryStore.js'
+export type { MemoryStoreOptions } from './memoryStore.js'
 export { redisStore } from './redisStore.js'
 export type { ProxyStore, StoreListener } from './store.js'
 export type { RedisEvalClient, RedisStoreOptions, RedisSubscriberClient } from './redisStore.js'

@@ -2,13 +2,13 @@ import type { Tool } from '../tools/index.js'
 import { errorAnswer } from './answers.js'
 import type { ProxyContext } from './context.js'
 import type { JobSnapshot } from './jobStatus.js'
-import type { ProxyUser } from './options.js'
+import type { Caller } from './guards.js'
 import { jobReply, replyResponse } from './rewrite.js'
 import { StoreUnavailable } from './store.js'
 import { failureOf } from './upstream.js'
 
 /** `GET {basePath}/<tool>/jobs/<handle>`: a job's status, as kept or read once for every reader, rewritten for this user. */
-export async function jobRoute(context: ProxyContext, request: Request, user: ProxyUser, tool: Tool, handle: string): Promise<Response> {
+export async function jobRoute(context: ProxyContext, request: Request, user: Caller, tool: Tool, handle: string): Promise<Response> {
   const jobId = await context.handles.openJob(user.user, tool.id, handle)
   if (!jobId) return errorAnswer(404, 'jobNotFound', 'No such job.')
   let snapshot: JobSnapshot

@@ -3,7 +3,7 @@
  * accident, and what a key holds is written once.
  */
 export const keys = {
-  /** A user's requests in one window of the rate. */
+  /** A user's requests in one window of the rate (`user` is `storeIdOf(id)`, as in every key naming a user). */
   rate: (user: string, window: number) => `rate:${user}:${window}`,
   /** A user's billable calls in the spend cap's window. */
   calls: (user: string) => `calls:${user}`,
@@ -31,3 +31,10 @@ export const keys = {
 
 /** The channel job snapshots are published on. */
 export const JOBS_CHANNEL = 'jobs'
+
+/**
+ * A user's id as the store holds it, in keys and values: its JSON spelling, which writes a lone
+ * surrogate as `\uXXXX` (and a backslash as two). Distinct ids never meet on any store: written
+ * as UTF-8, every lone surrogate would become U+FFFD and two users one.
+ */
+export const storeIdOf = (user: string): string => JSON.stringify(user).slice(1, -1)

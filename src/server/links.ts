@@ -30,7 +30,7 @@ export interface LinkRewrite {
   handle?: string
   /** The service's file path a string names, if it names one. */
   pathOf(text: string): string | undefined
-  /** The proxy links for these paths; a path left out keeps its text. */
+  /** The proxy links for these paths; a path left out becomes null. */
   sign(paths: string[]): Promise<Map<string, string>>
 }
 
@@ -39,7 +39,8 @@ export class AnswerTooLarge extends Error {}
 
 /**
  * Rewrites a parsed answer in place, at any depth: the job id becomes the user's handle and file
- * links become signed proxy links (at most `maxLinks` distinct files). Returns the JSON text.
+ * links become signed proxy links (at most `maxLinks` distinct files); a service address not
+ * signed becomes null: it would only show the browser file ids to guess from. Returns the JSON text.
  */
 export async function rewriteAnswer(body: unknown, rewrite: LinkRewrite, maxLinks: number): Promise<string> {
   const links: { holder: Record<string, unknown>; key: string; path: string }[] = []
@@ -64,8 +65,7 @@ export async function rewriteAnswer(body: unknown, rewrite: LinkRewrite, maxLink
   }
   const signed = await rewrite.sign([...paths])
   for (const { holder, key, path } of links) {
-    const link = signed.get(path)
-    if (link !== undefined) holder[key] = link
+    holder[key] = signed.get(path) ?? null
   }
   try {
     return JSON.stringify(root.value)

@@ -1,8 +1,31 @@
 import type { ProxyStore, StoreListener } from './store.js'
 
-/** One process's store, in memory: the default, right for a single instance. */
-export function memoryStore(): ProxyStore {
-  const entries = new Map<string, { value: number; text?: string; expiresAt: number }>()
+export interface MemoryStoreOptions {
+  /** Entries kept at most; past it, the oldest written goes first. Default 100,000 (some tens of MB). */
+  maxEntries?: number
+}
+
+/**
+ * One process's store, in memory: the default, for one instance and for development. It holds at
+ * most `maxEntries`: under a flood the oldest go (a spend counter among them), so several
+ * instances, or a cap that must hold whatever happens, need `redisStore`.
+ */
+export function memoryStore({ maxEntries = 100_000 }: MemoryStoreOptions = {}): ProxyStore {
+  if (!(maxEntries >= 1)) throw new TypeError('memoryStore: `maxEntries` must be 1 or more.')
+  type Entry = { value: number; text?: string; expiresAt: number }
+  const entries = new Map<string, Entry>()
+  /** Writes an entry as the newest; past the limit, drops what expired, then the oldest. */
+  const put = (key: string, entry: Entry) => {
+    entries.delete(key)
+    entries.set(key, entry)
+    if (entries.size <= maxEntries) return
+    dropExpired()
+    // A tenth at a time, so a store full of live entries is not swept on every write.
+    for (const [oldest] of entries) {
+      if (entries.size <= maxEntries - Math.ceil(maxEntries / 10)) break
+      entries.delete(oldest)
+    }
+  }
   const live = (key: string) => {
     const entry = entries.get(key)
     if (entry && entry.expiresAt <= Date.now()) {
@@ -13,11 +36,13 @@ export function memoryStore(): ProxyStore {
   }
   const channels = new Map<string, Set<StoreListener>>()
   let writes = 0
-  /** Drops expired entries now and then, so a long-lived process does not keep every user forever. */
-  const sweep = () => {
-    if (++writes % 1000 !== 0) return
+  const dropExpired = () => {
     const now = Date.now()
     for (const [key, entry] of entries) if (entry.expiresAt <= now) entries.delete(key)
+  }
+  /** Drops expired entries now and then, so a long-lived process does not keep every user forever. */
+  const sweep = () => {
+    if (++writes % 1000 === 0) dropExpired()
   }
   return {
     async increment(key, delta, ttlMs) {
@@ -25,7 +50,7 @@ export function memoryStore(): ProxyStore {
       const entry = live(key)
       if (!entry) {
         if (delta < 0) return 0
-        entries.set(key, { value: delta, expiresAt: Date.now() + ttlMs })
+        put(key, { value: delta, expiresAt: Date.now() + ttlMs })
         return delta
       }
       entry.value += delta
@@ -34,7 +59,7 @@ export function memoryStore(): ProxyStore {
     async claim(key, ttlMs) {
       sweep()
       if (live(key)) return false
-      entries.set(key, { value: 1, expiresAt: Date.now() + ttlMs })
+      put(key, { value: 1, expiresAt: Date.now() + ttlMs })
       return true
     },
     async release(key) {
@@ -45,20 +70,20 @@ export function memoryStore(): ProxyStore {
     },
     async set(key, text, ttlMs) {
       sweep()
-      entries.set(key, { value: 0, text, expiresAt: Date.now() + ttlMs })
+      put(key, { value: 0, text, expiresAt: Date.now() + ttlMs })
     },
     async hold(key, text, ttlMs) {
       sweep()
       const held = live(key)?.text
       if (held !== undefined) return held
-      entries.set(key, { value: 0, text, expiresAt: Date.now() + ttlMs })
+      put(key, { value: 0, text, expiresAt: Date.now() + ttlMs })
       return text
     },
     async lease(key, owner, ttlMs) {
       sweep()
       const held = live(key)?.text
       if (held !== undefined && held !== owner) return false
-      entries.set(key, { value: 0, text: owner, expiresAt: Date.now() + ttlMs })
+      put(key, { value: 0, text: owner, expiresAt: Date.now() + ttlMs })
       return true
     },
     async publish(channel, message) {

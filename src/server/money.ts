@@ -28,7 +28,7 @@ export function outcomeOfFailure(bodySent: boolean, error: unknown, failure: Ups
 }
 
 /**
- * Counts a billable call against the user's cap (`limits`); resolves with how to give it back,
+ * Counts a billable call against the user's cap (`limits`; `user` is their store id); resolves with how to give it back,
  * or null when over the cap. A job creation sent again with its Idempotency-Key is replayed by
  * the service, not billed: it counts once.
  */

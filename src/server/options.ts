@@ -1,4 +1,4 @@
-import type { ToolId } from '../tools/index.js'
+import { getTool, type ToolId } from '../tools/index.js'
 import type { ProxyStore } from './store.js'
 import type { WebhookOptions } from './webhooks.js'
 
@@ -51,6 +51,12 @@ export interface ToolsProxyOptions {
   allowedOrigins?: readonly string[]
   /** How long an artifact link handed to the browser works, in ms, rounded up to the minute. Default one hour (a new job read gives fresh links). */
   artifactTtlMs?: number
+  /**
+   * The tools whose answers carry files the service made for the call: only their answers (to
+   * the caller's own call or job) get signed file links. Default: the catalogue's `makesFiles`
+   * tools. Change it when your service answers otherwise.
+   */
+  fileTools?: readonly ToolId[]
   /** A fetch to reach the service with, instead of the global one. */
   fetch?: typeof fetch
   /**
@@ -85,6 +91,7 @@ function checkOptions(options: ToolsProxyOptions): string {
   if (typeof options.basePath !== 'string' || !options.basePath.startsWith('/')) fail('`basePath` must be the path the handler is mounted at, e.g. "/api/tools".')
   if (options.limits && !(options.limits.calls >= 0 && options.limits.windowMs > 0)) fail('`limits` needs `calls` (0 or more) and `windowMs` (above 0).')
   if (options.rate && !(options.rate.requests > 0 && options.rate.perMs > 0)) fail('`rate` needs `requests` and `perMs`, both above 0.')
+  for (const tool of options.fileTools ?? []) if (!getTool(tool)) fail(`\`fileTools\` names "${tool}", which is not a tool.`)
   for (const origin of [...(options.downloadOrigins ?? []), ...(options.allowedOrigins ?? [])]) {
     let parsed: URL | undefined
     try {

@@ -3,7 +3,7 @@ import { fileNameOf, SAFE_HEADERS } from './answers.js'
 import type { ProxyContext } from './context.js'
 import { keys } from './keys.js'
 import { rewriteAnswer } from './links.js'
-import type { ProxyUser } from './options.js'
+import type { Caller } from './guards.js'
 import type { Answer } from './service.js'
 
 /** What the browser is answered: a status, the headers that cross, and a body that is JSON or plain text. */
@@ -18,7 +18,7 @@ export interface Reply {
 
 /** Whose answer it is: the user, the tool, the job as the page names it, and what the user's request carried. */
 export interface AnswerView {
-  user: ProxyUser
+  user: Caller
   tool?: Tool
   jobId?: string
   handle?: string
@@ -84,7 +84,8 @@ export async function rewriteFor(context: ProxyContext, upstream: Answer, view: 
 /** Signed proxy links for the files of an answer that may be this user's. */
 async function signLinks(context: ProxyContext, { user, tool, written }: AnswerView, paths: string[]): Promise<Map<string, string>> {
   const signed = new Map<string, string>()
-  if (!tool || written === 'unknown') return signed
+  // Only the files a tool makes are the caller's: text read back (an upload's, an echo) is not.
+  if (!tool || !context.fileTools.has(tool.id) || written === 'unknown') return signed
   // Links expire on the minute, so a poll of a job whose files did not change reuses their signatures.
   const expiresAt = Math.ceil((Date.now() + context.artifactTtl) / 60_000) * 60_000
   const { signedLinks } = context
@@ -92,7 +93,7 @@ async function signLinks(context: ProxyContext, { user, tool, written }: AnswerV
     paths.map(async (path) => {
       if (written.has(path)) return
       // The second wall: a file goes to the first user it was issued to, and no other.
-      if ((await context.store.hold(keys.owner(path), user.user, MEMORY_TTL)) !== user.user) return
+      if ((await context.store.hold(keys.owner(path), user.storeId, MEMORY_TTL)) !== user.storeId) return
       const key = JSON.stringify([user.user, tool.id, path, expiresAt])
       let link = signedLinks.get(key)
       if (!link) {
@@ -108,7 +109,7 @@ async function signLinks(context: ProxyContext, { user, tool, written }: AnswerV
 }
 
 /** A job's status as this user reads it: their handle, their links, none of what their request carried. */
-export async function jobReply(context: ProxyContext, snapshot: Answer, user: ProxyUser, tool: Tool, jobId: string, handle: string): Promise<Reply> {
+export async function jobReply(context: ProxyContext, snapshot: Answer, user: Caller, tool: Tool, jobId: string, handle: string): Promise<Reply> {
   const kept = await context.store.get(keys.written(jobId))
   const written = kept ? (JSON.parse(kept) as string[] | 'unknown') : []
   return rewriteFor(context, snapshot, { user, tool, jobId, handle, written: written === 'unknown' ? written : new Set(written) })

@@ -5,9 +5,8 @@ import { callRoute } from './callRoute.js'
 import type { ProxyContext } from './context.js'
 import { downloadRoute } from './downloadRoute.js'
 import { eventsRoute } from './eventsRoute.js'
-import { crossSite, overRate, signedInUser, toolNotAllowed } from './guards.js'
+import { crossSite, overRate, signedInUser, toolNotAllowed, type Caller } from './guards.js'
 import { jobRoute } from './jobRoute.js'
-import type { ProxyUser } from './options.js'
 import { webhookRoute } from './webhookRoute.js'
 
 /** A route a path under `basePath` matched: its method, and who answers it. */
@@ -16,7 +15,7 @@ interface Route {
   /** The tool the user must be allowed. */
   tool?: ToolId
   /** A signed-in user's request (checked for site, sign-in and rate first). */
-  run?: (context: ProxyContext, request: Request, user: ProxyUser) => Promise<Response>
+  run?: (context: ProxyContext, request: Request, user: Caller) => Promise<Response>
   /** The service's own call: its signature, not a session, says who sent it. */
   open?: (context: ProxyContext, request: Request) => Promise<Response>
 }
@@ -61,7 +60,7 @@ export async function route(context: ProxyContext, request: Request): Promise<Re
   }
   const user = await signedInUser(context, request)
   if (!user) return refuse(request, errorAnswer(401, 'unauthorized', 'Sign in to use the tools.'), timeoutMs)
-  const wait = await overRate(context, user.user)
+  const wait = await overRate(context, user)
   if (wait !== undefined) {
     const headers = { 'Retry-After': String(wait) }
     return refuse(request, errorAnswer(429, 'rateLimited', 'Too many requests; try again shortly.', { headers }), timeoutMs)

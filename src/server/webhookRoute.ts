@@ -5,18 +5,32 @@ import { EARLY_WEBHOOK_TTL } from './callRoute.js'
 import type { ProxyContext } from './context.js'
 import type { JobSnapshot } from './jobStatus.js'
 import { keys } from './keys.js'
-import { verifyWebhook, WEBHOOK_TOLERANCE_MS, type WebhookJob } from './webhooks.js'
+import { webhookHeaders, WEBHOOK_TOLERANCE_MS, type WebhookJob } from './webhooks.js'
+import { webhookSigned } from '../tools/internal.js'
 
 /** `POST {basePath}/webhooks`: the service telling of a job. Verified first; then kept and published like a read. */
 export async function webhookRoute(context: ProxyContext, request: Request): Promise<Response> {
   const { webhooks, store, jobStatus } = context
   if (!webhooks) return refuse(request, errorAnswer(404, 'notFound', 'Not found.'), context.timeoutMs)
-  const text = await smallBody(request, context.maxAnswerBytes, context.timeoutMs)
-  if (text instanceof Response) return text
-  const verdict = await verifyWebhook(await Promise.all(webhooks.keys), request.headers, text, Date.now())
-  if ('refused' in verdict) return errorAnswer(401, 'webhookRefused', `The webhook was refused: ${verdict.refused}.`)
+  // A stranger's delivery costs no read: what its headers show is checked first.
+  const headers = webhookHeaders(request.headers, Date.now())
+  if ('refused' in headers) return refused(headers.refused)
+  if (webhooks.reading >= webhooks.maxReading) {
+    return errorAnswer(429, 'rateLimited', 'Too many webhooks are being read; send it again shortly.', { headers: { 'Retry-After': '1' } })
+  }
+  webhooks.reading++
+  let text: string | Response
+  try {
+    text = await smallBody(request, webhooks.maxBytes, context.timeoutMs)
+    if (text instanceof Response) return text
+    if (!(await webhookSigned(await Promise.all(webhooks.keys), headers.signature, headers.id, headers.timestamp, text))) {
+      return refused('no signature matches')
+    }
+  } finally {
+    webhooks.reading--
+  }
   // A webhook sent again (the sender's retry) changes nothing: only the first of an id is read.
-  const seen = keys.webhook(verdict.id)
+  const seen = keys.webhook(headers.id)
   if (!(await store.claim(seen, 2 * WEBHOOK_TOLERANCE_MS))) return new Response(null, { status: 204 })
   try {
     let payload: unknown
@@ -41,6 +55,8 @@ export async function webhookRoute(context: ProxyContext, request: Request): Pro
     throw error
   }
 }
+
+const refused = (reason: string) => errorAnswer(401, 'webhookRefused', `The webhook was refused: ${reason}.`)
 
 /** A job's status as a webhook tells it, kept like a read's answer. */
 const webhookSnapshot = (job: WebhookJob): JobSnapshot => ({
