@@ -64,23 +64,27 @@ const fileOf = (name: string) => `${SERVICE}/artifacts/${name}`
 describe('links: only the files the service minted for this user', () => {
   const rent = { propertyCategory: 'flat', totalArea: 50 }
 
-  it('never signs a service address the user wrote into the call, however it is escaped', async () => {
+  // valuation/report makes files: its answer's links are signed; a service address the user wrote is not, and never reaches the page.
+  it('never signs a service address the user wrote into the call, however it is escaped, and passes none on', async () => {
     // The service echoes the input next to its own file.
     answer = async (request) => Response.json({ input: await request.json(), report: fileOf('mine.pdf') })
     const { post } = proxyWith()
     for (const city of [fileOf('victim.pdf'), `${SERVICE}/artifacts/x/../victim.pdf`]) {
-      const response = await post('mallory', 'valuation/rent', { ...rent, city })
+      const response = await post('mallory', 'valuation/report', { ...rent, city })
       const text = await response.text()
       expect(response.status).toBe(200)
-      const body = JSON.parse(text) as { input: { city: string }; report: string }
-      expect(body.input.city).toBe(city)
+      const body = JSON.parse(text) as { input: { city: string | null }; report: string }
+      expect(body.input.city).toBeNull()
+      expect(text).not.toContain('victim')
       expect(body.report).toMatch(/^\/api\/tools\/artifacts\//)
     }
     // Escaped in the raw JSON the proxy received: it compares what the service will read.
     const escaped = `{"propertyCategory":"flat","totalArea":50,"city":"https:\\/\\/tools.cabinet.test\\/v1\\/artifacts\\u002fvictim.pdf"}`
     const { send } = proxyWith()
-    const response = await send('mallory', '/valuation/rent', { method: 'POST', body: escaped, headers: { 'content-type': 'application/json' } })
-    expect(((await response.json()) as { input: { city: string } }).input.city).toBe(fileOf('victim.pdf'))
+    const response = await send('mallory', '/valuation/report', { method: 'POST', body: escaped, headers: { 'content-type': 'application/json' } })
+    const body = (await response.json()) as { input: { city: string | null }; report: string }
+    expect(body.input.city).toBeNull()
+    expect(body.report).toMatch(/^\/api\/tools\/artifacts\//)
   })
 
   it('never signs an address from a file call’s options, nor one its job echoes later', async () => {
@@ -97,8 +101,8 @@ describe('links: only the files the service minted for this user', () => {
     }
     const { browser } = proxyWith()
     const job = await browser('mallory').run('photo/enhance', { file: new Blob(['png']), mode: 'auto', note: fileOf('victim.png') } as never)
-    const data = job.data as { options: { note: string }; image: string }
-    expect(data.options.note).toBe(fileOf('victim.png'))
+    const data = job.data as { options: { note: string | null }; image: string }
+    expect(data.options.note).toBeNull()
     expect(data.image).toMatch(/^\/api\/tools\/artifacts\//)
     expect(job.artifacts).toHaveLength(1)
   })
@@ -106,10 +110,10 @@ describe('links: only the files the service minted for this user', () => {
   it('gives a file to the first user it was issued to, and to no other', async () => {
     answer = () => Response.json({ report: fileOf('shared.pdf') })
     const { post } = proxyWith()
-    const first = (await (await post('alice', 'valuation/rent', { ...rent, city: 'Berlin' })).json()) as { report: string }
-    const second = (await (await post('bob', 'valuation/rent', { ...rent, city: 'Berlin' })).json()) as { report: string }
+    const first = (await (await post('alice', 'valuation/report', { ...rent, city: 'Berlin' })).json()) as { report: string }
+    const second = (await (await post('bob', 'valuation/report', { ...rent, city: 'Berlin' })).json()) as { report: string | null }
     expect(first.report).toMatch(/^\/api\/tools\/artifacts\//)
-    expect(second.report).not.toMatch(/^\/api\/tools\/artifacts\//)
+    expect(second.report).toBeNull()
   })
 
   it('rewrites links at any depth, and answers an answer too deep or with too many files with a typed 502', async () => {
@@ -120,15 +124,15 @@ describe('links: only the files the service minted for this user', () => {
     }
     const { post } = proxyWith()
     answer = () => Response.json(nest(50, fileOf('deep.pdf')))
-    expect(JSON.stringify(await (await post('alice', 'valuation/rent', { ...rent, city: 'Berlin' })).json())).toMatch(/"\/api\/tools\/artifacts\//)
+    expect(JSON.stringify(await (await post('alice', 'valuation/report', { ...rent, city: 'Berlin' })).json())).toMatch(/"\/api\/tools\/artifacts\//)
 
     answer = () => new Response(`${'['.repeat(100_000)}${']'.repeat(100_000)}`, { headers: { 'content-type': 'application/json' } })
-    const deep = await post('alice', 'valuation/rent', { ...rent, city: 'Berlin' })
+    const deep = await post('alice', 'valuation/report', { ...rent, city: 'Berlin' })
     expect(deep.status).toBe(502)
     expect(await codeOf(deep)).toBe(PROXY_ERROR_CODES.answerTooLarge)
 
     answer = () => Response.json(Array.from({ length: 2000 }, (_, index) => fileOf(`f${index}.pdf`)))
-    const many = await post('alice', 'valuation/rent', { ...rent, city: 'Berlin' })
+    const many = await post('alice', 'valuation/report', { ...rent, city: 'Berlin' })
     expect(many.status).toBe(502)
     expect(await codeOf(many)).toBe(PROXY_ERROR_CODES.answerTooLarge)
   })
@@ -201,12 +205,12 @@ describe('redirects', () => {
     const { post, send } = proxyWith({ downloadOrigins: ['https://cdn.test'] })
     answer = (request) => {
       const url = new URL(request.url)
-      if (url.pathname === '/v1/valuation/rent') return Response.json({ report: fileOf('a.pdf'), other: fileOf('b.pdf') })
+      if (url.pathname === '/v1/valuation/report') return Response.json({ report: fileOf('a.pdf'), other: fileOf('b.pdf') })
       if (url.pathname === '/v1/artifacts/a.pdf') return redirect('https://cdn.test/a.pdf')
       if (url.pathname === '/v1/artifacts/b.pdf') return redirect('https://evil.test/b.pdf')
       return new Response('%PDF-1.4', { headers: { 'content-type': 'application/pdf' } })
     }
-    const links = (await (await post('alice', 'valuation/rent', { propertyCategory: 'flat', totalArea: 50, city: 'Berlin' })).json()) as Record<string, string>
+    const links = (await (await post('alice', 'valuation/report', { propertyCategory: 'flat', totalArea: 50, city: 'Berlin' })).json()) as Record<string, string>
     const good = await send('alice', links.report!.slice('/api/tools'.length))
     expect(good.status).toBe(200)
     expect(await good.text()).toBe('%PDF-1.4')
@@ -223,11 +227,11 @@ describe('downloads', () => {
   it('passes passive types inline; anything else, or ambiguous, as an attachment under a sandbox; always nosniff', async () => {
     let type = ''
     answer = (request) =>
-      new URL(request.url).pathname === '/v1/valuation/rent'
+      new URL(request.url).pathname === '/v1/valuation/report'
         ? Response.json({ file: fileOf('f') })
         : new Response('<script>alert(1)</script>', { headers: { 'content-type': type } })
     const { post, send } = proxyWith()
-    const link = ((await (await post('alice', 'valuation/rent', { propertyCategory: 'flat', totalArea: 50, city: 'Berlin' })).json()) as { file: string }).file
+    const link = ((await (await post('alice', 'valuation/report', { propertyCategory: 'flat', totalArea: 50, city: 'Berlin' })).json()) as { file: string }).file
     for (const [given, passive] of [
       ['image/png', true],
       ['application/pdf', true],

@@ -249,7 +249,7 @@ describe('the webhook receiver', () => {
 
   it('is not there without a secret, and caps what it reads', async () => {
     expect((await proxyWith().hook({ data: { jobId: 'job_1', status: 'completed' } })).status).toBe(404)
-    const { hook } = proxyWith({ webhooks: { secret: WEBHOOK_SECRET }, maxAnswerBytes: 1024 })
+    const { hook } = proxyWith({ webhooks: { secret: WEBHOOK_SECRET, maxBytes: 1024 } })
     expect((await hook({ data: { jobId: 'job_1', status: 'completed', pad: 'x'.repeat(4096) } })).status).toBe(413)
   })
 })

@@ -30,24 +30,28 @@ export interface LinkRewrite {
   handle?: string
   /** The service's file path a string names, if it names one. */
   pathOf(text: string): string | undefined
-  /** The proxy links for these paths; a path left out keeps its text. */
+  /** The proxy links for these paths; a path left out becomes null. */
   sign(paths: string[]): Promise<Map<string, string>>
 }
+
+/** How deep an answer may nest: far past any service's answer, short of what a browser's JSON.parse takes. */
+const MAX_DEPTH = 1000
 
 /** Too many links, or nesting too deep to write out again. */
 export class AnswerTooLarge extends Error {}
 
 /**
  * Rewrites a parsed answer in place, at any depth: the job id becomes the user's handle and file
- * links become signed proxy links (at most `maxLinks` distinct files). Returns the JSON text.
+ * links become signed proxy links (at most `maxLinks` distinct files); a service address not
+ * signed becomes null: it would only show the browser file ids to guess from. Returns the JSON text.
  */
 export async function rewriteAnswer(body: unknown, rewrite: LinkRewrite, maxLinks: number): Promise<string> {
   const links: { holder: Record<string, unknown>; key: string; path: string }[] = []
   const paths = new Set<string>()
   const root = { value: body } as Record<string, unknown>
-  const stack: [Record<string, unknown>, string][] = [[root, 'value']]
+  const stack: [Record<string, unknown>, string, number][] = [[root, 'value', 0]]
   while (stack.length > 0) {
-    const [holder, key] = stack.pop()!
+    const [holder, key, depth] = stack.pop()!
     const value = holder[key]
     if (typeof value === 'string') {
       if (rewrite.handle && value === rewrite.jobId) holder[key] = rewrite.handle
@@ -59,13 +63,14 @@ export async function rewriteAnswer(body: unknown, rewrite: LinkRewrite, maxLink
         if (paths.size > maxLinks) throw new AnswerTooLarge(`more than ${maxLinks} files in one answer`)
       }
     } else if (value && typeof value === 'object') {
-      for (const child of Object.keys(value)) stack.push([value as Record<string, unknown>, child])
+      // The same limit on every runtime (how deep JSON.stringify goes differs between Node versions).
+      if (depth >= MAX_DEPTH) throw new AnswerTooLarge(`nested deeper than ${MAX_DEPTH}`)
+      for (const child of Object.keys(value)) stack.push([value as Record<string, unknown>, child, depth + 1])
     }
   }
   const signed = await rewrite.sign([...paths])
   for (const { holder, key, path } of links) {
-    const link = signed.get(path)
-    if (link !== undefined) holder[key] = link
+    holder[key] = signed.get(path) ?? null
   }
   try {
     return JSON.stringify(root.value)

@@ -1,4 +1,4 @@
-import { webhookKey, webhookSigned } from '../tools/internal.js'
+import { webhookKey, webhookSignatures } from '../tools/internal.js'
 
 /** A job as a webhook tells of it. */
 export interface WebhookJob {
@@ -18,6 +18,10 @@ export interface WebhookOptions {
    * body, or its `data`, when it has string `jobId` and `status`; the rest is the job's body.
    */
   read?: (body: unknown) => WebhookJob | null | undefined
+  /** Largest webhook body read, in bytes; a larger one is 413. Default 256 KiB: a job's status and its result's text. */
+  maxBytes?: number
+  /** Webhook bodies read at once by one instance before their signature is checked; more wait outside with 429. Default 16. */
+  maxReading?: number
 }
 
 /** How far a webhook's timestamp may be from now, either way. */
@@ -36,25 +40,29 @@ export function webhookKeys(options: WebhookOptions): Promise<CryptoKey>[] {
   })
 }
 
+/** A webhook's headers, checked before its body is read. */
+export interface WebhookHeaders {
+  id: string
+  timestamp: string
+  signature: string
+}
+
 /**
- * Whether a webhook is the service's: a Standard Webhooks signature by one of `keys` over its id,
- * timestamp and body, with a timestamp within five minutes of `now`. The reason when it is not.
+ * The headers of a webhook that could be the service's: an id, a timestamp within five minutes
+ * of `now`, and at least one well-formed `v1` signature. The reason when they are not, so a
+ * stranger's delivery is refused before a byte of its body is read.
  */
-export async function verifyWebhook(
-  keys: readonly CryptoKey[],
-  headers: Headers,
-  body: string,
-  now: number,
-): Promise<{ id: string } | { refused: string }> {
+export function webhookHeaders(headers: Headers, now: number): WebhookHeaders | { refused: string } {
   const id = headers.get('webhook-id')
   const timestamp = headers.get('webhook-timestamp')
   const signature = headers.get('webhook-signature')
   if (!id || !timestamp || !signature) return { refused: 'webhook-id, webhook-timestamp and webhook-signature are required' }
+  if (id.length > 256) return { refused: 'the webhook-id is too long' }
   if (!/^\d{1,12}$/.test(timestamp) || Math.abs(now - Number(timestamp) * 1000) > WEBHOOK_TOLERANCE_MS) {
     return { refused: 'the timestamp is not within five minutes of now' }
   }
-  if (!(await webhookSigned(keys, signature, id, timestamp, body))) return { refused: 'no signature matches' }
-  return { id }
+  if (webhookSignatures(signature).length === 0) return { refused: 'no v1 signature is well formed' }
+  return { id, timestamp, signature }
 }
 
 const record = (value: unknown): Record<string, unknown> | undefined =>

@@ -17,7 +17,7 @@ const documents = {
  */
 export const TOOLS = [
   { id: 'valuation/express', path: '/valuation/express', mode: 'sync', body: 'json', scope: null, input: open() },
-  { id: 'valuation/report', path: '/valuation/report', mode: 'deferred', body: 'json', scope: 'tools:valuation', input: open() },
+  { id: 'valuation/report', path: '/valuation/report', mode: 'deferred', body: 'json', scope: 'tools:valuation', makesFiles: true, input: open() },
   {
     id: 'valuation/rent',
     path: '/valuation/rent',
@@ -34,11 +34,12 @@ export const TOOLS = [
     scope: 'tools:review',
     fileField: 'file',
     accept: documents,
+    makesFiles: true,
     input: upload(),
   },
   { id: 'content/generate', path: '/content/generate', mode: 'deferred', body: 'json', scope: 'tools:contentgen', input: open() },
   { id: 'text/generate', path: '/text/generate', mode: 'deferred', body: 'json', scope: 'tools:text', input: open() },
-  { id: 'avatar/video', path: '/avatar/video', mode: 'deferred', body: 'json', scope: 'tools:avatar', input: open() },
+  { id: 'avatar/video', path: '/avatar/video', mode: 'deferred', body: 'json', scope: 'tools:avatar', makesFiles: true, input: open() },
   {
     id: 'video/create',
     path: '/video/create',
@@ -47,6 +48,7 @@ export const TOOLS = [
     scope: 'tools:video',
     fileField: 'file',
     accept: { 'video/*': ['.mp4', '.mov', '.webm'] },
+    makesFiles: true,
     input: upload(),
   },
   {
@@ -57,6 +59,7 @@ export const TOOLS = [
     scope: 'tools:photo',
     fileField: 'image',
     accept: images,
+    makesFiles: true,
     input: upload({ mode: z.optional(text()) }),
   },
   {
@@ -67,6 +70,7 @@ export const TOOLS = [
     scope: 'tools:floorplan',
     fileField: 'file',
     accept: { ...images, 'application/pdf': ['.pdf'] },
+    makesFiles: true,
     input: upload(),
   },
   {
@@ -79,7 +83,7 @@ export const TOOLS = [
     accept: documents,
     input: upload(),
   },
-  { id: 'site/create', path: '/site/create', mode: 'sync', body: 'json', scope: 'tools:sitegen', listing: true, input: listing({}) },
+  { id: 'site/create', path: '/site/create', mode: 'sync', body: 'json', scope: 'tools:sitegen', listing: true, makesFiles: true, input: listing({}) },
   {
     id: 'pdf/create',
     path: '/pdf/create',
@@ -87,6 +91,7 @@ export const TOOLS = [
     body: 'json',
     scope: 'tools:pdf',
     listing: true,
+    makesFiles: true,
     input: listing({ language: z.optional(text()) }),
   },
 ] as const satisfies readonly (ToolDefinition & { accept?: Record<string, readonly string[]> })[]

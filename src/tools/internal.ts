@@ -9,6 +9,7 @@ export {
   toToolsError,
   webhookKey,
   webhookSignature,
+  webhookSignatures,
   webhookSigned,
 } from '../client/index.js'
 export type { ToolDefinition } from '../client/index.js'

@@ -1,0 +1,95 @@
+import { errorAnswer } from './answers.js'
+import { readCapped, upstreamTimer, UpstreamFailure } from './upstream.js'
+
+/** How much of an upload is read before a refusal, so the browser sees the answer, not a reset. */
+const DRAIN_CAP = 8 * 1024 * 1024
+
+/**
+ * The request's body as the proxy reads it, with its cancellation kept from the runtime's own
+ * stream: cancelling Node's request stream (srvx, `Readable.toWeb`) while data is on its way
+ * throws ERR_INVALID_STATE outside any handler on Node 20 and 24, ending the process. What the
+ * proxy leaves unread, the runtime discards once the answer is sent.
+ */
+export function bodyOf(request: Request): ReadableStream<Uint8Array> | null {
+  return request.body && request.body.pipeThrough(new TransformStream<Uint8Array, Uint8Array>(), { preventCancel: true })
+}
+
+export const tooLarge = (maxBytes: number) =>
+  errorAnswer(413, 'uploadTooLarge', `The upload is larger than ${maxBytes} bytes.`, { details: { maxBytes } })
+
+/** Answers a refusal of a request with a body once some of the body is read, so the browser gets the answer, not a reset. */
+export async function refuse(request: Request, answer: Response, timeoutMs: number): Promise<Response> {
+  if (request.body && !request.bodyUsed) await drain(bodyOf(request)!, DRAIN_CAP, timeoutMs)
+  return answer
+}
+
+/** A small body (a call's options, a webhook), read whole up to `cap` within `timeoutMs`: its text, or the refusal to answer. */
+export async function smallBody(request: Request, cap: number, timeoutMs: number): Promise<string | Response> {
+  // A sender sending slowly holds nothing for long.
+  const timer = upstreamTimer(timeoutMs, request.signal)
+  timer.start()
+  try {
+    const body = bodyOf(request)?.pipeThrough(new TransformStream(), { signal: timer.signal })
+    return await readCapped(new Response(body, { headers: request.headers }), cap)
+  } catch (error) {
+    if (error instanceof UpstreamFailure && error.reason === 'too-large') return tooLarge(cap)
+    if (timer.timedOut) return errorAnswer(408, 'requestTimeout', `The request’s body did not arrive within ${timeoutMs} ms.`)
+    if (request.signal.aborted) return errorAnswer(499, 'clientClosed', 'The request was cancelled.')
+    throw error
+  } finally {
+    timer.stop()
+  }
+}
+
+/**
+ * Passes a body on chunk by chunk until more than `max` bytes went by; then `onExceeded` (which
+ * aborts the request) and nothing more, the stream neither ending nor failing: a runtime that
+ * turns a failed stream into the end of the body (workerd does) must not send a cut file as whole.
+ */
+export function byteLimit(
+  max: number,
+  on: { onChunk: () => void; onExceeded: () => void; onEnd: () => void },
+): TransformStream<Uint8Array, Uint8Array> {
+  let seen = 0
+  return new TransformStream({
+    transform(chunk, controller) {
+      if (seen > max) return
+      seen += chunk.byteLength
+      on.onChunk()
+      if (seen > max) on.onExceeded()
+      else controller.enqueue(chunk)
+    },
+    flush() {
+      if (seen <= max) on.onEnd()
+    },
+  })
+}
+
+/**
+ * Where the runtime has it (Cloudflare Workers), a body of a declared length goes through a
+ * FixedLengthStream: a body that ends short then fails the request instead of arriving as a
+ * whole, shorter file.
+ */
+export function fixedLength(stream: ReadableStream<Uint8Array>, contentLength: string | null): ReadableStream<Uint8Array> {
+  const Fixed = (globalThis as { FixedLengthStream?: new (length: number) => TransformStream<Uint8Array, Uint8Array> }).FixedLengthStream
+  return Fixed && contentLength && /^\d+$/.test(contentLength) ? stream.pipeThrough(new Fixed(Number(contentLength))) : stream
+}
+
+/** Reads and drops up to `cap` bytes of a body, for at most `timeoutMs`. */
+async function drain(body: ReadableStream<Uint8Array>, cap: number, timeoutMs: number) {
+  const reader = body.getReader()
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const deadline = new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs)))
+  try {
+    for (let seen = 0; seen <= cap; ) {
+      const next = await Promise.race([reader.read(), deadline.then(() => ({ done: true as const, value: undefined }))])
+      if (next.done) break
+      seen += next.value.byteLength
+    }
+  } catch {
+    // A body that fails is drained.
+  } finally {
+    clearTimeout(timer)
+    reader.cancel().catch(() => {})
+  }
+}

@@ -1,0 +1,147 @@
+import type { Tool } from '../tools/index.js'
+import { errorAnswer } from './answers.js'
+import { bodyOf, byteLimit, fixedLength, refuse, smallBody, tooLarge } from './bodies.js'
+import { STATUS_TTL, type ProxyContext } from './context.js'
+import { formFieldReader } from './formFields.js'
+import { endedIn, type JobKey, type JobSnapshot } from './jobStatus.js'
+import { keys } from './keys.js'
+import { AnswerTooLarge, artifactPaths, stringsIn } from './links.js'
+import { billable, outcomeOfFailure, reserve, type CallOutcome } from './money.js'
+import type { Caller } from './guards.js'
+import { MEMORY_TTL, replyResponse, rewriteFor } from './rewrite.js'
+import type { Answer } from './service.js'
+import { StoreUnavailable } from './store.js'
+import { failureOf, isRedirect, upstreamTimer, UpstreamFailure } from './upstream.js'
+
+/** `POST {basePath}/<tool>`: a tool call, its body passed on (checked first when it is JSON), counted under the user's cap. */
+export async function callRoute(context: ProxyContext, request: Request, user: Caller, tool: Tool): Promise<Response> {
+  const { maxUploadBytes, timeoutMs, service } = context
+  if (Number(request.headers.get('content-length')) > maxUploadBytes) return refuse(request, tooLarge(maxUploadBytes), timeoutMs)
+  const contentType = request.headers.get('content-type') ?? ''
+  const json = tool.body === 'json' && /^application\/json\b/i.test(contentType)
+  const parsed = json ? await jsonBody(context, request, tool) : undefined
+  if (parsed instanceof Response) return parsed
+  const form = !json && /^multipart\/form-data\b/i.test(contentType) ? formFieldReader(contentType) : undefined
+  const opaque = !parsed && !form && request.body !== null
+
+  const clientKey = request.headers.get('idempotency-key')
+  const idempotencyKey = clientKey ? await context.handles.idempotencyKey(user.user, clientKey) : undefined
+  const giveBack = await reserve(context.store, context.limits, user.storeId, tool, idempotencyKey)
+  if (!giveBack) {
+    const { limits } = context
+    const details = limits && { limit: limits.calls, windowMs: limits.windowMs }
+    return refuse(request, errorAnswer(402, 'userLimit', 'This user has made all the calls allowed for now.', { details }), timeoutMs)
+  }
+
+  const timer = upstreamTimer(timeoutMs, request.signal)
+  let exceeded = false
+  let sent = false
+  let outcome: CallOutcome = 'lost'
+  const headers = new Headers()
+  if (contentType) headers.set('Content-Type', contentType)
+  if (idempotencyKey) headers.set('Idempotency-Key', idempotencyKey)
+  const bodySent = () => {
+    sent = true
+    timer.start()
+  }
+  try {
+    let body: BodyInit | null = null
+    if (parsed) {
+      body = parsed.bytes as Uint8Array<ArrayBuffer>
+      bodySent()
+    } else if (request.body) {
+      const received = bodyOf(request)!
+      // An upload moves, or it times out; once it has all gone by, the answer has `timeoutMs`.
+      timer.touch()
+      const onExceeded = () => {
+        exceeded = true
+        timer.abort(new UpstreamFailure('too-large', 'the upload is too large'))
+      }
+      let stream = received.pipeThrough(byteLimit(maxUploadBytes, { onChunk: timer.touch, onExceeded, onEnd: bodySent }))
+      if (form) stream = stream.pipeThrough(form.stream)
+      body = fixedLength(stream, request.headers.get('content-length'))
+    } else {
+      bodySent()
+    }
+    const upstream = await service.send(service.base + tool.path, { method: 'POST', headers, body, duplex: 'half', signal: timer.signal })
+    if (isRedirect(upstream)) {
+      outcome = 'unsent' // a redirect is no answer: nothing was processed
+      await upstream.body?.cancel()
+      return errorAnswer(502, 'upstreamRedirect', 'The tools service answered with a redirect.')
+    }
+    outcome = { status: upstream.status }
+    // What the user wrote into the request is never signed as a file of theirs; a body the
+    // proxy could not read may hold anything, so then no link of the answer is signed.
+    const written = parsed ? artifactPaths(parsed.strings, service.base) : form ? formPaths(form.fields(), service.base) : opaque ? 'unknown' : new Set<string>()
+    const answer = await service.answerOf(upstream)
+    const reply = await rewriteFor(context, answer, { user, tool, written, created: true })
+    if (reply.createdJobId) await recordCreation(context, tool, reply.createdJobId, answer, written)
+    return replyResponse(reply)
+  } catch (error) {
+    if (error instanceof AnswerTooLarge || error instanceof StoreUnavailable) throw error
+    if (exceeded) {
+      outcome = 'unsent'
+      return tooLarge(maxUploadBytes)
+    }
+    const failure = failureOf(error, timer)
+    outcome = outcomeOfFailure(sent, error, failure)
+    return service.failed(`POST ${tool.path}`, failure, request)
+  } finally {
+    timer.stop()
+    if (!billable(outcome)) await giveBack()
+  }
+}
+
+/** A JSON call's body, read whole (it is options, not a file): its bytes and the strings in it, or a refusal. */
+async function jsonBody(context: ProxyContext, request: Request, tool: Tool): Promise<{ bytes: Uint8Array; strings: string[] } | Response> {
+  const text = await smallBody(request, context.jsonCap, context.timeoutMs)
+  if (text instanceof Response) return text
+  let input: unknown
+  try {
+    input = JSON.parse(text)
+  } catch {
+    return errorAnswer(400, 'invalidInput', 'The body is not JSON.')
+  }
+  // A call the service would refuse never reaches it, and never holds a place under the cap.
+  const checked = await tool.input['~standard'].validate(input)
+  if (checked.issues) {
+    const issues = checked.issues.map((issue) => ({
+      path: (issue.path ?? []).map((part) => String(typeof part === 'object' ? part.key : part)),
+      message: issue.message,
+    }))
+    return errorAnswer(400, 'invalidInput', `The input for ${tool.id} is not valid.`, { details: { issues } })
+  }
+  return { bytes: new TextEncoder().encode(text), strings: stringsIn(input) }
+}
+
+/** The service's URLs in a multipart body's text fields; every URL counts as written when they could not be read. */
+function formPaths(fields: string[] | undefined, service: string): Set<string> | 'unknown' {
+  if (!fields) return 'unknown'
+  const strings = fields.flatMap((field) => {
+    try {
+      return [field, ...stringsIn(JSON.parse(field))]
+    } catch {
+      return [field]
+    }
+  })
+  return artifactPaths(strings, service)
+}
+
+/** How long a webhook about a job not yet known is kept, for its creation's answer to find. */
+export const EARLY_WEBHOOK_TTL = 2 * 60 * 1000
+
+/** A new job, recorded for what follows: what its request carried, its tool for webhooks, its first status. */
+async function recordCreation(context: ProxyContext, tool: Tool, jobId: string, answer: Answer, written: Set<string> | 'unknown') {
+  const { store, jobStatus, webhooks } = context
+  if (written === 'unknown' || written.size > 0) {
+    await store.set(keys.written(jobId), JSON.stringify(written === 'unknown' ? written : [...written]), MEMORY_TTL)
+  }
+  // The creation starts the job's clock: a watcher paces its reads (or waits for webhooks) from it.
+  const key: JobKey = { toolPath: tool.path, jobId }
+  // A webhook names only the job: which tool's it is, is remembered here.
+  if (webhooks) await store.set(keys.job(jobId), tool.path, STATUS_TTL)
+  // Kept as a read would answer it (200): with webhooks, reads are served from it until the first one.
+  await jobStatus.put(key, { ...answer, status: 200, readAt: 0, since: Date.now(), terminal: endedIn(answer.body) })
+  const early = webhooks && (await store.get(keys.early(jobId)))
+  if (early) await jobStatus.put(key, JSON.parse(early) as JobSnapshot)
+}

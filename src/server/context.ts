@@ -1,0 +1,127 @@
+import { TOOLS } from '../tools/index.js'
+import { createEventStreams, type StreamedJob } from './events.js'
+import { createHandles, type Handles } from './handles.js'
+import { createJobStatus, type JobSnapshot, type JobStatus } from './jobStatus.js'
+import type { Caller } from './guards.js'
+import { checkOptions, type ProxyLimits, type ProxyRate, type ToolsProxyOptions } from './options.js'
+import { createService, type Service } from './service.js'
+import { createSigner } from './signing.js'
+import { memoryStore } from './memoryStore.js'
+import { guardStore, type ProxyStore } from './store.js'
+import { readWebhookJob, webhookKeys, type WebhookOptions } from './webhooks.js'
+
+/** A job an event stream carries, with the user it is rewritten for. */
+export type UserStreamedJob = StreamedJob & { user: Caller }
+
+export interface WebhookReceiver {
+  keys: Promise<CryptoKey>[]
+  read: NonNullable<WebhookOptions['read']>
+  maxBytes: number
+  maxReading: number
+  /** Unverified bodies being read now. */
+  reading: number
+}
+
+/** What every route reads: the options resolved once, and the parts built from them. */
+export interface ProxyContext {
+  readonly options: ToolsProxyOptions
+  /** `basePath` without a trailing slash. */
+  readonly basePath: string
+  readonly limits: ProxyLimits | undefined
+  readonly rate: ProxyRate
+  readonly maxUploadBytes: number
+  readonly maxAnswerBytes: number
+  /** A JSON call's body, at most. */
+  readonly jsonCap: number
+  readonly timeoutMs: number
+  readonly artifactTtl: number
+  /** The tools whose answers' file links are signed. */
+  readonly fileTools: ReadonlySet<string>
+  readonly downloadOrigins: readonly string[]
+  readonly allowedOrigins: readonly string[]
+  readonly store: ProxyStore
+  readonly handles: Handles
+  readonly service: Service
+  readonly jobStatus: JobStatus
+  readonly events: ReturnType<typeof createEventStreams<UserStreamedJob>>
+  /** With `webhooks`: the keys their signatures are checked with, how a body names its job, its caps, the bodies being read. */
+  readonly webhooks: WebhookReceiver | undefined
+  /** Links signed lately, by user, tool, file and expiry: the same link is not signed twice. */
+  readonly signedLinks: Map<string, string>
+  /** Event streams open here, per user. */
+  readonly streamsOf: Map<string, number>
+}
+
+const DEFAULT_MAX_UPLOAD = 256 * 1024 * 1024
+const DEFAULT_MAX_ANSWER = 4 * 1024 * 1024
+const DEFAULT_TIMEOUT = 30_000
+const DEFAULT_RATE: ProxyRate = { requests: 20, perMs: 1000 }
+const DEFAULT_ARTIFACT_TTL = 60 * 60 * 1000
+/** A JSON tool call's body, at most: options, not files. */
+const MAX_JSON_REQUEST = 1024 * 1024
+/** How long the store may take over one operation before the proxy answers 503. */
+const STORE_LIMIT = 1000
+/** A webhook's body, at most: a job's status and its result's text, many times over. */
+const DEFAULT_WEBHOOK_BYTES = 256 * 1024
+/** How long a job's status is kept after its last change. */
+export const STATUS_TTL = 60 * 60 * 1000
+/** With webhooks, how long a watched job may go without one before the proxy reads it itself. */
+const WEBHOOK_QUIET = 60_000
+
+/**
+ * Checks the options and builds what the routes share. `streamAnswer` is the event stream's view
+ * of a job for its user (the job read's answer), given the context once it exists.
+ */
+export function createContext(
+  options: ToolsProxyOptions,
+  streamAnswer: (context: ProxyContext, job: UserStreamedJob, snapshot: JobSnapshot) => Promise<{ status: number; json: string }>,
+): ProxyContext {
+  const base = checkOptions(options)
+  const maxUploadBytes = options.maxUploadBytes ?? DEFAULT_MAX_UPLOAD
+  const maxAnswerBytes = options.maxAnswerBytes ?? DEFAULT_MAX_ANSWER
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT
+  const store = guardStore(options.store ?? memoryStore(), STORE_LIMIT)
+  const service = createService(options, base, { maxAnswerBytes, timeoutMs })
+  const jobStatus = createJobStatus(store, service.readJob, {
+    freshMs: 1000,
+    keepMs: STATUS_TTL,
+    leaseMs: 10_000,
+    webhookQuietMs: options.webhooks ? WEBHOOK_QUIET : undefined,
+    report: service.report,
+  })
+  const context: ProxyContext = {
+    options,
+    basePath: options.basePath.replace(/\/+$/, ''),
+    limits: options.limits,
+    rate: options.rate ?? DEFAULT_RATE,
+    maxUploadBytes,
+    maxAnswerBytes,
+    jsonCap: Math.min(maxUploadBytes, MAX_JSON_REQUEST),
+    timeoutMs,
+    artifactTtl: options.artifactTtlMs ?? DEFAULT_ARTIFACT_TTL,
+    fileTools: new Set(options.fileTools ?? TOOLS.filter((tool) => 'makesFiles' in tool).map((tool) => tool.id)),
+    downloadOrigins: options.downloadOrigins ?? [],
+    allowedOrigins: options.allowedOrigins ?? [],
+    store,
+    handles: createHandles(createSigner(options.secret)),
+    service,
+    jobStatus,
+    events: createEventStreams<UserStreamedJob>(jobStatus, {
+      streamMaxMs: options.streamMaxMs ?? 5 * 60 * 1000,
+      heartbeatMs: options.heartbeatMs ?? 15_000,
+      maxQueuedBytes: 2 * maxAnswerBytes,
+      answer: (job, snapshot) => streamAnswer(context, job, snapshot),
+      report: service.report,
+    }),
+    webhooks: options.webhooks && {
+      keys: webhookKeys(options.webhooks),
+      read: options.webhooks.read ?? readWebhookJob,
+      maxBytes: options.webhooks.maxBytes ?? DEFAULT_WEBHOOK_BYTES,
+      maxReading: options.webhooks.maxReading ?? 16,
+      reading: 0,
+    },
+    signedLinks: new Map(),
+    streamsOf: new Map(),
+  }
+  return context
+}

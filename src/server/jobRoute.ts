@@ -1,0 +1,22 @@
+import type { Tool } from '../tools/index.js'
+import { errorAnswer } from './answers.js'
+import type { ProxyContext } from './context.js'
+import type { JobSnapshot } from './jobStatus.js'
+import type { Caller } from './guards.js'
+import { jobReply, replyResponse } from './rewrite.js'
+import { StoreUnavailable } from './store.js'
+import { failureOf } from './upstream.js'
+
+/** `GET {basePath}/<tool>/jobs/<handle>`: a job's status, as kept or read once for every reader, rewritten for this user. */
+export async function jobRoute(context: ProxyContext, request: Request, user: Caller, tool: Tool, handle: string): Promise<Response> {
+  const jobId = await context.handles.openJob(user.user, tool.id, handle)
+  if (!jobId) return errorAnswer(404, 'jobNotFound', 'No such job.')
+  let snapshot: JobSnapshot
+  try {
+    snapshot = await context.jobStatus.read({ toolPath: tool.path, jobId })
+  } catch (error) {
+    if (error instanceof StoreUnavailable) throw error
+    return context.service.failed(`GET ${tool.path}/jobs`, failureOf(error, { timedOut: false, signal: request.signal }), request)
+  }
+  return replyResponse(await jobReply(context, snapshot, user, tool, jobId, handle))
+}

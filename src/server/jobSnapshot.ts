@@ -1,0 +1,53 @@
+import { defaultInterpretation, isTerminal } from '../tools/index.js'
+import { hashText } from '../tools/internal.js'
+
+/** A job as the service last told of it (a read's answer or a webhook): one for every user and instance, before any per-user rewriting. */
+export interface JobSnapshot {
+  /** The service's HTTP status. */
+  status: number
+  /** The service's body, as text. */
+  body: string
+  /** The service's headers that mean something to the browser (`x-request-id`, `retry-after`). */
+  headers: Record<string, string>
+  /** When it was read (ms since the epoch); 0 for the creation's answer, which no read has confirmed yet. */
+  readAt: number
+  /** The job has ended: its snapshot never changes. */
+  terminal: boolean
+  /** When the job was first known (its creation, as far as the proxy saw it): its age sets the pace of reads. */
+  since?: number
+}
+
+export interface JobStatusOptions {
+  /** How long a snapshot of a running job is served without reading again, when nobody watches the job. */
+  freshMs: number
+  /** How long a finished job's snapshot is kept. */
+  keepMs: number
+  /** How long a watcher's lease lasts unless renewed; another instance takes over after it. */
+  leaseMs: number
+  /** The service sends webhooks: a watcher waits this long for one before reading the job itself. */
+  webhookQuietMs?: number
+  /** Tells the partner of a watcher's failed read. */
+  report: (message: string) => void
+}
+
+/** A job's identity in the store: its tool's path and the service's id. */
+export interface JobKey {
+  toolPath: string
+  jobId: string
+}
+
+/** Whether a job body says the job has ended (the spec's `status` field, read as the client reads it). */
+export function endedIn(body: string): boolean {
+  try {
+    const status = (JSON.parse(body) as { status?: unknown } | null)?.status
+    return typeof status === 'string' && isTerminal(defaultInterpretation.phase(status))
+  } catch {
+    return false
+  }
+}
+
+/** A short name of what a snapshot says: two snapshots with the same status and body are one version. */
+export const versionOf = (snapshot: Pick<JobSnapshot, 'status' | 'body'>) => hashText(`${snapshot.status}\n${snapshot.body}`)
+
+/** A job's name in the store and on the channel. */
+export const jobName = ({ toolPath, jobId }: JobKey) => `${toolPath}:${jobId}`

@@ -1,0 +1,105 @@
+import type { ProxyStore, StoreListener } from './store.js'
+
+export interface MemoryStoreOptions {
+  /** Entries kept at most; past it, the oldest written goes first. Default 100,000 (some tens of MB). */
+  maxEntries?: number
+}
+
+/**
+ * One process's store, in memory: the default, for one instance and for development. It holds at
+ * most `maxEntries`: under a flood the oldest go (a spend counter among them), so several
+ * instances, or a cap that must hold whatever happens, need `redisStore`.
+ */
+export function memoryStore({ maxEntries = 100_000 }: MemoryStoreOptions = {}): ProxyStore {
+  if (!(maxEntries >= 1)) throw new TypeError('memoryStore: `maxEntries` must be 1 or more.')
+  type Entry = { value: number; text?: string; expiresAt: number }
+  const entries = new Map<string, Entry>()
+  /** Writes an entry as the newest; past the limit, drops what expired, then the oldest. */
+  const put = (key: string, entry: Entry) => {
+    entries.delete(key)
+    entries.set(key, entry)
+    if (entries.size <= maxEntries) return
+    dropExpired()
+    // A tenth at a time, so a store full of live entries is not swept on every write.
+    for (const [oldest] of entries) {
+      if (entries.size <= maxEntries - Math.ceil(maxEntries / 10)) break
+      entries.delete(oldest)
+    }
+  }
+  const live = (key: string) => {
+    const entry = entries.get(key)
+    if (entry && entry.expiresAt <= Date.now()) {
+      entries.delete(key)
+      return undefined
+    }
+    return entry
+  }
+  const channels = new Map<string, Set<StoreListener>>()
+  let writes = 0
+  const dropExpired = () => {
+    const now = Date.now()
+    for (const [key, entry] of entries) if (entry.expiresAt <= now) entries.delete(key)
+  }
+  /** Drops expired entries now and then, so a long-lived process does not keep every user forever. */
+  const sweep = () => {
+    if (++writes % 1000 === 0) dropExpired()
+  }
+  return {
+    async increment(key, delta, ttlMs) {
+      sweep()
+      const entry = live(key)
+      if (!entry) {
+        if (delta < 0) return 0
+        put(key, { value: delta, expiresAt: Date.now() + ttlMs })
+        return delta
+      }
+      entry.value += delta
+      return entry.value
+    },
+    async claim(key, ttlMs) {
+      sweep()
+      if (live(key)) return false
+      put(key, { value: 1, expiresAt: Date.now() + ttlMs })
+      return true
+    },
+    async release(key) {
+      entries.delete(key)
+    },
+    async get(key) {
+      return live(key)?.text
+    },
+    async set(key, text, ttlMs) {
+      sweep()
+      put(key, { value: 0, text, expiresAt: Date.now() + ttlMs })
+    },
+    async hold(key, text, ttlMs) {
+      sweep()
+      const held = live(key)?.text
+      if (held !== undefined) return held
+      put(key, { value: 0, text, expiresAt: Date.now() + ttlMs })
+      return text
+    },
+    async lease(key, owner, ttlMs) {
+      sweep()
+      const held = live(key)?.text
+      if (held !== undefined && held !== owner) return false
+      put(key, { value: 0, text: owner, expiresAt: Date.now() + ttlMs })
+      return true
+    },
+    async publish(channel, message) {
+      // Delivered after the publisher's turn, as a network store would.
+      for (const listener of channels.get(channel) ?? []) queueMicrotask(() => listener.message(message))
+    },
+    async subscribe(channel, listener) {
+      let listeners = channels.get(channel)
+      if (!listeners) channels.set(channel, (listeners = new Set()))
+      // A wrapper per call: the same listener subscribed twice stops twice.
+      const entry: StoreListener = { message: (message) => listener.message(message) }
+      listeners.add(entry)
+      return async () => {
+        listeners.delete(entry)
+        if (listeners.size === 0) channels.delete(channel)
+      }
+    },
+  }
+}

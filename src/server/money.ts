@@ -1,0 +1,57 @@
+// The money rule, in one place: what counts under a user's spend cap, and when a call is given back.
+import type { Tool } from '../tools/index.js'
+import { keys } from './keys.js'
+import type { ProxyLimits } from './options.js'
+import type { ProxyStore } from './store.js'
+import { neverArrived, type UpstreamFailure } from './upstream.js'
+
+/**
+ * What became of a call, as far as billing goes: the service's answer (its status), `'unsent'`
+ * when the service cannot have processed it, `'lost'` when it may have and no answer came back.
+ */
+export type CallOutcome = { status: number } | 'unsent' | 'lost'
+
+/** Whether the service may bill a call: a refusal (4xx) was not processed, nor was an unsent call; a lost answer stays counted. */
+export function billable(outcome: CallOutcome): boolean {
+  if (outcome === 'unsent') return false
+  if (outcome === 'lost') return true
+  return outcome.status < 400 || outcome.status >= 500
+}
+
+/**
+ * A call that came to nothing. Nothing can have been billed before the body was whole
+ * (`bodySent` false), when the service was never reached, or when it answered with a redirect
+ * (an upload's, which fetch refuses to follow).
+ */
+export function outcomeOfFailure(bodySent: boolean, error: unknown, failure: UpstreamFailure): CallOutcome {
+  return !bodySent || neverArrived(error) || failure.reason === 'redirect' ? 'unsent' : 'lost'
+}
+
+/**
+ * Counts a billable call against the user's cap (`limits`; `user` is their store id); resolves with how to give it back,
+ * or null when over the cap. A job creation sent again with its Idempotency-Key is replayed by
+ * the service, not billed: it counts once.
+ */
+export async function reserve(
+  store: ProxyStore,
+  limits: ProxyLimits | undefined,
+  user: string,
+  tool: Tool,
+  idempotencyKey: string | undefined,
+): Promise<(() => Promise<void>) | null> {
+  const nothing = async () => {}
+  if (!limits) return nothing
+  const mark = tool.mode === 'deferred' && idempotencyKey ? keys.counted(idempotencyKey) : undefined
+  if (mark && !(await store.claim(mark, limits.windowMs))) return nothing
+  const counter = keys.calls(user)
+  const count = await store.increment(counter, 1, limits.windowMs)
+  const giveBack = async () => {
+    await store.increment(counter, -1, limits.windowMs)
+    if (mark) await store.release(mark)
+  }
+  if (count > limits.calls) {
+    await giveBack()
+    return null
+  }
+  return giveBack
+}

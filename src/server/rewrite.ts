@@ -1,0 +1,116 @@
+import { defaultInterpretation, PROXY_ERROR_CODES, type Tool } from '../tools/index.js'
+import { fileNameOf, SAFE_HEADERS } from './answers.js'
+import type { ProxyContext } from './context.js'
+import { keys } from './keys.js'
+import { rewriteAnswer } from './links.js'
+import type { Caller } from './guards.js'
+import type { Answer } from './service.js'
+
+/** What the browser is answered: a status, the headers that cross, and a body that is JSON or plain text. */
+export interface Reply {
+  status: number
+  headers: Record<string, string>
+  body: string
+  json: boolean
+  /** The job a creation's answer names (the service's id), when it names one. */
+  createdJobId?: string
+}
+
+/** Whose answer it is: the user, the tool, the job as the page names it, and what the user's request carried. */
+export interface AnswerView {
+  user: Caller
+  tool?: Tool
+  jobId?: string
+  handle?: string
+  /** The service's file paths the request carried (never signed); 'unknown' when the request could not be read. */
+  written: Set<string> | 'unknown'
+  /** The answer creates a job: its id becomes a new handle. */
+  created?: boolean
+}
+
+/** Distinct files one answer may link to. */
+const MAX_LINKS = 1000
+/** Signed links remembered, at most. */
+const SIGNED_LINKS_KEPT = 10_000
+/** What is remembered of a file (its first user). */
+export const MEMORY_TTL = 7 * 24 * 60 * 60 * 1000
+
+export const replyResponse = (reply: Reply): Response =>
+  new Response(reply.body, {
+    status: reply.status,
+    headers: { ...reply.headers, 'Content-Type': reply.json ? 'application/json' : 'text/plain; charset=utf-8' },
+  })
+
+/**
+ * The service's answer for one user: JSON with its job id replaced by the user's handle and the
+ * file links the service minted by the user's signed links; anything else as plain text.
+ */
+export async function rewriteFor(context: ProxyContext, upstream: Answer, view: AnswerView): Promise<Reply> {
+  const { handles, service } = context
+  if (upstream.status === 401) {
+    service.report('the service refused the API key (401): check the proxy’s apiKey')
+    const error = { code: PROXY_ERROR_CODES.serviceRefusedKey, message: 'The tools service refused this site’s credentials.' }
+    return { status: 502, headers: { ...SAFE_HEADERS }, body: JSON.stringify({ error }), json: true }
+  }
+  const { headers, status } = upstream
+  let body: unknown
+  try {
+    body = JSON.parse(upstream.body)
+  } catch {
+    return { status, headers, body: upstream.body, json: false }
+  }
+  const { user, tool } = view
+  const ok = status >= 200 && status < 300
+  const created = view.created && ok && tool?.mode === 'deferred' ? (body as { jobId?: unknown })?.jobId : undefined
+  const createdJobId = typeof created === 'string' ? created : undefined
+  const jobId = view.jobId ?? createdJobId
+  // A poll's handle is the one the browser sent: no need to sign it again.
+  const handle = view.handle ?? (jobId && tool ? await handles.job(user.user, tool.id, jobId) : undefined)
+  const json = await rewriteAnswer(
+    body,
+    {
+      jobId,
+      handle,
+      pathOf: (value) => defaultInterpretation.artifacts(value, `${service.base}/artifacts/`)[0]?.slice(service.base.length),
+      sign: (paths) => signLinks(context, view, paths),
+    },
+    MAX_LINKS,
+  )
+  // A job's answer names the stream its updates come on: the page listens there instead of polling.
+  const live: Record<string, string> = handle ? { 'X-Tools-Events': `${context.basePath}/events` } : {}
+  return { status, headers: { ...headers, ...live }, body: json, json: true, createdJobId }
+}
+
+/** Signed proxy links for the files of an answer that may be this user's. */
+async function signLinks(context: ProxyContext, { user, tool, written }: AnswerView, paths: string[]): Promise<Map<string, string>> {
+  const signed = new Map<string, string>()
+  // Only the files a tool makes are the caller's: text read back (an upload's, an echo) is not.
+  if (!tool || !context.fileTools.has(tool.id) || written === 'unknown') return signed
+  // Links expire on the minute, so a poll of a job whose files did not change reuses their signatures.
+  const expiresAt = Math.ceil((Date.now() + context.artifactTtl) / 60_000) * 60_000
+  const { signedLinks } = context
+  await Promise.all(
+    paths.map(async (path) => {
+      if (written.has(path)) return
+      // The second wall: a file goes to the first user it was issued to, and no other.
+      if ((await context.store.hold(keys.owner(path), user.storeId, MEMORY_TTL)) !== user.storeId) return
+      const key = JSON.stringify([user.user, tool.id, path, expiresAt])
+      let link = signedLinks.get(key)
+      if (!link) {
+        const token = await context.handles.artifact(user.user, tool.id, path, expiresAt)
+        link = `${context.basePath}/artifacts/${token}/${encodeURIComponent(fileNameOf(path))}`
+        if (signedLinks.size >= SIGNED_LINKS_KEPT) signedLinks.clear()
+        signedLinks.set(key, link)
+      }
+      signed.set(path, link)
+    }),
+  )
+  return signed
+}
+
+/** A job's status as this user reads it: their handle, their links, none of what their request carried. */
+export async function jobReply(context: ProxyContext, snapshot: Answer, user: Caller, tool: Tool, jobId: string, handle: string): Promise<Reply> {
+  const kept = await context.store.get(keys.written(jobId))
+  const written = kept ? (JSON.parse(kept) as string[] | 'unknown') : []
+  return rewriteFor(context, snapshot, { user, tool, jobId, handle, written: written === 'unknown' ? written : new Set(written) })
+}

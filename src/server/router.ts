@@ -1,0 +1,78 @@
+import { TOOLS, type Tool, type ToolId } from '../tools/index.js'
+import { errorAnswer } from './answers.js'
+import { refuse } from './bodies.js'
+import { callRoute } from './callRoute.js'
+import type { ProxyContext } from './context.js'
+import { downloadRoute } from './downloadRoute.js'
+import { eventsRoute } from './eventsRoute.js'
+import { crossSite, overRate, signedInUser, toolNotAllowed, type Caller } from './guards.js'
+import { jobRoute } from './jobRoute.js'
+import { webhookRoute } from './webhookRoute.js'
+
+/** A route a path under `basePath` matched: its method, and who answers it. */
+interface Route {
+  method: 'GET' | 'POST'
+  /** The tool the user must be allowed. */
+  tool?: ToolId
+  /** A signed-in user's request (checked for site, sign-in and rate first). */
+  run?: (context: ProxyContext, request: Request, user: Caller) => Promise<Response>
+  /** The service's own call: its signature, not a session, says who sent it. */
+  open?: (context: ProxyContext, request: Request) => Promise<Response>
+}
+
+const byPath = new Map<string, Tool>(TOOLS.map((tool) => [tool.path, tool]))
+
+/** Every route, by the path after `basePath`; the first that matches answers. */
+const ROUTES: ((rest: string) => Route | undefined)[] = [
+  (rest) => {
+    const tool = byPath.get(rest)
+    return tool && { method: 'POST', tool: tool.id, run: (context, request, user) => callRoute(context, request, user, tool) }
+  },
+  (rest) => (rest === '/events' ? { method: 'GET', run: eventsRoute } : undefined),
+  (rest) => (rest === '/webhooks' ? { method: 'POST', open: webhookRoute } : undefined),
+  (rest) => {
+    const [, path, handle] = /^(\/.+)\/jobs\/([^/]+)$/.exec(rest) ?? []
+    const tool = path ? byPath.get(path) : undefined
+    if (tool?.mode !== 'deferred') return undefined
+    return { method: 'GET', tool: tool.id, run: (context, request, user) => jobRoute(context, request, user, tool, decodeSegment(handle!)) }
+  },
+  (rest) => {
+    const [, token] = /^\/artifacts\/([^/]+)(?:\/[^/]*)?$/.exec(rest) ?? []
+    return token === undefined ? undefined : { method: 'GET', run: (context, request, user) => downloadRoute(context, request, user, decodeSegment(token)) }
+  },
+]
+
+/** Finds a request's route and lets it through the guards every route shares: method, site, sign-in, rate, tool. */
+export async function route(context: ProxyContext, request: Request): Promise<Response> {
+  const { basePath, timeoutMs } = context
+  const { pathname } = new URL(request.url)
+  const rest = pathname.startsWith(`${basePath}/`) ? pathname.slice(basePath.length) : undefined
+  let matched: Route | undefined
+  for (const match of rest === undefined ? [] : ROUTES) if ((matched = match(rest!))) break
+  if (!matched) return refuse(request, errorAnswer(404, 'notFound', 'Not found.'), timeoutMs)
+  const { method } = matched
+  if (request.method !== method && !(method === 'GET' && request.method === 'HEAD')) {
+    return refuse(request, errorAnswer(405, 'methodNotAllowed', `Use ${method}.`, { headers: { Allow: method } }), timeoutMs)
+  }
+  if (matched.open) return matched.open(context, request)
+  if (method === 'POST' && crossSite(request, context.allowedOrigins)) {
+    return refuse(request, errorAnswer(403, 'crossSite', 'This request came from another site.'), timeoutMs)
+  }
+  const user = await signedInUser(context, request)
+  if (!user) return refuse(request, errorAnswer(401, 'unauthorized', 'Sign in to use the tools.'), timeoutMs)
+  const wait = await overRate(context, user)
+  if (wait !== undefined) {
+    const headers = { 'Retry-After': String(wait) }
+    return refuse(request, errorAnswer(429, 'rateLimited', 'Too many requests; try again shortly.', { headers }), timeoutMs)
+  }
+  if (matched.tool && !user.tools.includes(matched.tool)) return refuse(request, toolNotAllowed(matched.tool), timeoutMs)
+  return matched.run!(context, request, user)
+}
+
+function decodeSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment)
+  } catch {
+    return segment
+  }
+}

@@ -1,0 +1,89 @@
+// @vitest-environment node
+// Whatever a request's body does, the process lives: over real HTTP (srvx, as docs/server.md
+// recommends), a body over a route's cap is answered 413 and the next request is answered too.
+// `.ci/run` runs this file on Node 20, 24 and 26: cancelling Node's request stream mid-body threw
+// ERR_INVALID_STATE outside any handler on 20 and 24, ending the process.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { exampleInput, MOCK_KEYS } from '../src/mock/index.js'
+import { createToolsProxy } from '../src/server/index.js'
+import { createToolsClient, TOOLS } from '../src/tools/index.js'
+import { listen, listenMockService } from './support/http.js'
+import { SECRET } from './support/proxy.js'
+import { rawPost } from './support/rawHttp.js'
+
+const MB = 1024 * 1024
+const WEBHOOK_SECRET = 'whsec_C2FVsBQIhrscChlQIMV+b5sSYspob7oD'
+
+/** What was thrown outside any handler: the monitor sees it before the test runner does. */
+const uncaught: unknown[] = []
+const record = (error: unknown) => uncaught.push(error)
+beforeAll(() => void process.on('uncaughtExceptionMonitor', record))
+afterAll(() => void process.off('uncaughtExceptionMonitor', record))
+
+describe('a body over the cap', () => {
+  let mock: Awaited<ReturnType<typeof listenMockService>>
+  let proxy: Awaited<ReturnType<typeof listen>>
+  beforeAll(async () => {
+    mock = await listenMockService()
+    const handler = createToolsProxy({
+      baseUrl: mock.baseUrl,
+      apiKey: MOCK_KEYS.demo,
+      basePath: '/api/tools',
+      secret: SECRET,
+      authorize: (request) => (request.headers.get('x-user') ? { user: request.headers.get('x-user')!, tools: TOOLS.map((tool) => tool.id) } : null),
+      maxUploadBytes: 2 * MB,
+      webhooks: { secret: WEBHOOK_SECRET },
+      onError: () => {},
+    })
+    proxy = await listen((request) => handler.handle(request))
+  })
+  afterAll(async () => {
+    await proxy.close()
+    await mock.close()
+  })
+
+  /**
+   * The proxy still answers (a route it does not have, a real call through to the service), and
+   * nothing was thrown outside a handler: alone in a process, Node would have ended there.
+   */
+  const stillAnswers = async () => {
+    expect((await fetch(`${proxy.url}/api/tools/nothing`)).status).toBe(404)
+    const client = createToolsClient({ baseUrl: `${proxy.url}/api/tools`, headers: { 'x-user': 'alice' }, retry: false })
+    expect(await client.run('valuation/express', exampleInput('valuation/express'))).toBeTruthy()
+    expect(uncaught.map(String)).toEqual([])
+  }
+  // A webhook whose headers could be the service's, so its body is read (the signature is checked after).
+  const webhookHeaders = () => ({
+    'webhook-id': `msg_${Math.random().toString(36).slice(2)}`,
+    'webhook-timestamp': String(Math.floor(Date.now() / 1000)),
+    'webhook-signature': `v1,${btoa(String.fromCharCode(...new Uint8Array(32).fill(7)))}`,
+  })
+  const json = { 'content-type': 'application/json', 'x-user': 'alice' }
+
+  it.each([
+    ['a JSON call declaring 6 MiB', '/valuation/rent', () => ({ ...json, 'content-length': String(6 * MB) }), 6 * MB],
+    ['a JSON call of 6 MiB with no declared length', '/valuation/rent', () => ({ ...json, 'transfer-encoding': 'chunked' }), 6 * MB],
+    ['a webhook declaring 6 MiB', '/webhooks', () => ({ ...webhookHeaders(), 'content-type': 'application/json', 'content-length': String(6 * MB) }), 6 * MB],
+    ['a webhook of 6 MiB with no declared length', '/webhooks', () => ({ ...webhookHeaders(), 'content-type': 'application/json', 'transfer-encoding': 'chunked' }), 6 * MB],
+    ['an upload declaring more than maxUploadBytes', '/video/create', () => ({ 'content-type': 'multipart/form-data; boundary=x', 'x-user': 'alice', 'content-length': String(12 * MB) }), 12 * MB],
+    ['an upload streaming past maxUploadBytes', '/video/create', () => ({ 'content-type': 'multipart/form-data; boundary=x', 'x-user': 'alice', 'transfer-encoding': 'chunked' }), 12 * MB],
+  ])('%s is answered 413, and the process goes on answering', async (_, path, headers, bytes) => {
+    for (let round = 0; round < 3; round++) {
+      const sent = rawPost(`${proxy.url}/api/tools${path}`, headers(), bytes)
+      expect(await sent.status).toBe(413)
+      sent.close()
+    }
+    await stillAnswers()
+  }, 30_000)
+
+  it('lives through a sender that goes away mid-body', async () => {
+    for (const path of ['/valuation/rent', '/webhooks', '/video/create']) {
+      const headers = path === '/webhooks' ? { ...webhookHeaders(), 'content-length': String(MB) } : { ...json, 'content-length': String(MB) }
+      const sent = rawPost(`${proxy.url}/api/tools${path}`, headers, MB, 100 * 1024)
+      await new Promise((resolve) => setImmediate(resolve))
+      sent.close()
+      await sent.status
+    }
+    await stillAnswers()
+  })
+})

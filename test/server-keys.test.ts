@@ -1,0 +1,56 @@
+// @vitest-environment node
+// What the proxy keeps per user and per item: distinct user ids never share a spend cap, even on a
+// real redis-server (which stores UTF-8, where every lone surrogate is U+FFFD); memoryStore keeps
+// at most maxEntries, the oldest going first.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { memoryStore, redisStore, type ProxyStore } from '../src/server/index.js'
+import { SITE, testProxy } from './support/proxy.js'
+import { startRedis } from './support/redis.js'
+
+describe('store ids', () => {
+  let redis: Awaited<ReturnType<typeof startRedis>>
+  beforeAll(async () => {
+    redis = await startRedis()
+  }, 30_000)
+  afterAll(() => redis?.stop())
+
+  it('keep users apart whose ids differ only in a lone surrogate, on Redis and in memory', async () => {
+    const users: Record<string, string> = { high: 'u\uD800', low: 'u\uDC00', replaced: 'u\uFFFD', escaped: 'u\\ud800' }
+    const stores: ProxyStore[] = [redisStore(await redis.connect(), { prefix: 'keys-test:', onError: () => {} }), memoryStore()]
+    for (const store of stores) {
+      let calls = 0
+      const proxy = testProxy(async () => (calls++, Response.json({ value: 1 })), {
+        store,
+        limits: { calls: 1, windowMs: 60_000 },
+        authorize: (request) => ({ user: users[request.headers.get('x-who')!]!, tools: ['valuation/express'] }),
+      })
+      const call = (who: string) =>
+        proxy.handle(new Request(`${SITE}/api/tools/valuation/express`, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json', 'x-who': who } }))
+      // One call each under a cap of one: four users, four calls.
+      for (const who of Object.keys(users)) expect((await call(who)).status, who).toBe(200)
+      expect(calls).toBe(4)
+      // And each is now at their cap.
+      for (const who of Object.keys(users)) expect((await call(who)).status, who).toBe(402)
+    }
+  })
+})
+
+describe('memoryStore', () => {
+  it('keeps at most maxEntries, the oldest written going first', async () => {
+    const store = memoryStore({ maxEntries: 1000 })
+    for (let i = 0; i < 5000; i++) await store.set(`item:${i}`, 'x', 60_000)
+    expect(await store.get('item:0')).toBeUndefined()
+    expect(await store.get('item:3999')).toBeUndefined()
+    expect(await store.get('item:4999')).toBe('x')
+    let kept = 0
+    for (let i = 0; i < 5000; i++) if ((await store.get(`item:${i}`)) !== undefined) kept++
+    expect(kept).toBeGreaterThan(800)
+    expect(kept).toBeLessThanOrEqual(1000)
+    // A key written again is the newest: 800 later writes leave it, as they leave the 4900s behind it.
+    await store.set('item:4100', 'again', 60_000)
+    for (let i = 0; i < 800; i++) await store.set(`more:${i}`, 'x', 60_000)
+    expect(await store.get('item:4100')).toBe('again')
+    expect(await store.get('item:4101')).toBeUndefined()
+    expect(() => memoryStore({ maxEntries: 0 })).toThrow(TypeError)
+  })
+})

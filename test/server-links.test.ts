@@ -1,0 +1,80 @@
+// @vitest-environment node
+// File links go only to their owner: signed only in the answers of the tools that make files, to
+// the caller's own call or job; nothing the user sent is ever signed; a guess made first locks no
+// owner out; and no service address the proxy does not sign reaches a browser.
+import { afterEach, describe, expect, it } from 'vitest'
+import { memoryStore, type ToolsProxyOptions } from '../src/server/index.js'
+import { createToolsClient, TOOLS, type ToolId } from '../src/tools/index.js'
+import { SERVICE, SITE, testProxy } from './support/proxy.js'
+
+type Answer = (request: Request) => Response | Promise<Response>
+let answer: Answer = () => Response.json({})
+afterEach(() => {
+  answer = () => Response.json({})
+})
+const service: typeof fetch = async (input, init) => answer(new Request(input, init))
+const fileOf = (name: string) => `${SERVICE}/artifacts/${name}`
+const signed = /^\/api\/tools\/artifacts\//
+
+function proxyWith(options: Partial<ToolsProxyOptions> = {}) {
+  const proxy = testProxy(service, { store: memoryStore(), ...options })
+  const send = (user: string, path: string, init: RequestInit = {}) =>
+    proxy.handle(new Request(`${SITE}/api/tools${path}`, { ...init, headers: { 'x-user': user, ...(init.headers as Record<string, string>) } }))
+  const browser = (user: string) =>
+    createToolsClient({ baseUrl: `${SITE}/api/tools`, retry: false, pollInterval: 5, headers: { 'x-user': user }, fetch: (input, init) => proxy.handle(new Request(input, init)) })
+  return { proxy, send, browser }
+}
+
+describe('file links', () => {
+  it('a draft listing guessed addresses gets none signed, and the owner’s job answer gets its file', async () => {
+    // The service mints files in sequence; draft/extract reads a draft's text back.
+    const guessed = [fileOf('file_1001.pdf'), fileOf('file_1002.pdf')]
+    answer = async (request) => {
+      const path = new URL(request.url).pathname
+      if (path === '/v1/draft/extract') return Response.json({ text: 'Attachments:', links: guessed })
+      if (request.method === 'POST') return Response.json({ jobId: 'job_1', status: 'pending', requestId: 'req_1' }, { status: 202 })
+      return Response.json({ jobId: 'job_1', status: 'completed', url: guessed[0] })
+    }
+    const { send, browser } = proxyWith()
+    const draft = await browser('mallory').run('draft/extract', { file: new File(['Attachments: …'], 'draft.txt', { type: 'text/plain' }) })
+    expect((draft.data as { links: unknown[] }).links).toEqual([null, null])
+    expect(JSON.stringify(draft.data)).not.toContain('file_1001')
+
+    const job = await browser('alice').run('pdf/create', { objectId: 'obj_1' })
+    const link = (job.data as { url: string }).url
+    expect(link).toMatch(signed)
+    expect((await send('alice', link.slice('/api/tools'.length))).status).not.toBe(404)
+    // Mallory has no link to it, and alice's is hers alone.
+    expect((await send('mallory', link.slice('/api/tools'.length))).status).toBe(404)
+  })
+
+  it('are signed only for the tools that make files; a partner whose service differs says which with fileTools', async () => {
+    answer = () => Response.json({ text: 'Bright and calm.', image: fileOf('illustration.png') })
+    const input = JSON.stringify({ prompt: 'a flat' })
+    const call = async (options: Partial<ToolsProxyOptions>) => {
+      const response = await proxyWith(options).send('alice', '/text/generate', { method: 'POST', body: input, headers: { 'content-type': 'application/json' } })
+      return ((await response.json()) as { image: string | null }).image
+    }
+    expect(await call({})).toBeNull()
+    const withText = TOOLS.filter((tool) => 'makesFiles' in tool || tool.id === 'text/generate').map((tool) => tool.id as ToolId)
+    expect(await call({ fileTools: withText })).toMatch(signed)
+    expect(() => proxyWith({ fileTools: ['nope' as ToolId] })).toThrow(TypeError)
+  })
+
+  it('passes no service address it does not sign: another user’s file in a job answer is removed', async () => {
+    let reads = 0
+    answer = (request) => {
+      if (request.method === 'POST') return Response.json({ jobId: `job_${++reads}`, status: 'pending', requestId: 'req_1' }, { status: 202 })
+      const jobId = new URL(request.url).pathname.split('/').pop()
+      // Every job's answer names the first job's file (a service bug, or an echo).
+      return Response.json({ jobId, status: 'completed', url: fileOf(`${jobId}.pdf`), also: fileOf('job_1.pdf') })
+    }
+    const { browser } = proxyWith()
+    const first = (await browser('alice').run('pdf/create', { objectId: 'obj_1' })).data as { url: string; also: string }
+    expect(first.url).toMatch(signed)
+    expect(first.also).toBe(first.url)
+    const second = (await browser('bob').run('pdf/create', { objectId: 'obj_2' })).data as { url: string; also: string | null }
+    expect(second.url).toMatch(signed)
+    expect(second.also).toBeNull()
+  })
+})

@@ -1,0 +1,58 @@
+// @vitest-environment node
+// The money rule (src/server/money.ts), read as a table: what the service may bill, and what a
+// user's spend cap counts and gives back. The proxy's own tests show it end to end.
+import { describe, expect, it } from 'vitest'
+import { memoryStore } from '../src/server/index.js'
+import { billable, outcomeOfFailure, reserve } from '../src/server/money.js'
+import { UpstreamFailure } from '../src/server/upstream.js'
+import { getTool } from '../src/tools/index.js'
+
+describe('billable', () => {
+  it.each([
+    [{ status: 200 }, true],
+    [{ status: 202 }, true],
+    [{ status: 400 }, false],
+    [{ status: 402 }, false],
+    [{ status: 409 }, false],
+    [{ status: 429 }, false],
+    [{ status: 500 }, true], // the service may have done the work before it failed
+    [{ status: 504 }, true],
+    ['unsent', false],
+    ['lost', true],
+  ] as const)('%j → %s', (outcome, expected) => {
+    expect(billable(outcome)).toBe(expected)
+  })
+
+  it('counts a failed call as unsent only when the service cannot have processed it', () => {
+    const refused = Object.assign(new TypeError('fetch failed'), { cause: { code: 'ECONNREFUSED' } })
+    const timeout = new UpstreamFailure('timeout', 'no answer')
+    expect(outcomeOfFailure(false, timeout, timeout)).toBe('unsent') // the body was never whole
+    expect(outcomeOfFailure(true, refused, new UpstreamFailure('unreachable', ''))).toBe('unsent')
+    expect(outcomeOfFailure(true, timeout, new UpstreamFailure('redirect', ''))).toBe('unsent')
+    expect(outcomeOfFailure(true, timeout, timeout)).toBe('lost')
+  })
+})
+
+describe('reserve', () => {
+  const limits = { calls: 2, windowMs: 60_000 }
+  const rent = getTool('valuation/rent')
+  const report = getTool('valuation/report')
+
+  it('counts calls up to the cap, refuses past it, and gives a call back', async () => {
+    const store = memoryStore()
+    const first = await reserve(store, limits, 'alice', rent, undefined)
+    expect(await reserve(store, limits, 'alice', rent, undefined)).not.toBeNull()
+    expect(await reserve(store, limits, 'alice', rent, undefined)).toBeNull()
+    expect(await reserve(store, limits, 'bob', rent, undefined)).not.toBeNull()
+    await first!()
+    expect(await reserve(store, limits, 'alice', rent, undefined)).not.toBeNull()
+  })
+
+  it('counts a job creation sent again with its key once, and counts nothing without limits', async () => {
+    const store = memoryStore()
+    for (let i = 0; i < 5; i++) expect(await reserve(store, limits, 'alice', report, 'key-1')).not.toBeNull()
+    expect(await store.increment('calls:alice', 0, 60_000)).toBe(1)
+    for (let i = 0; i < 5; i++) expect(await reserve(store, undefined, 'alice', rent, undefined)).not.toBeNull()
+    expect(await store.increment('calls:alice', 0, 60_000)).toBe(1)
+  })
+})
