@@ -7,6 +7,7 @@ import { createJobStatus, endedIn, type JobKey, type JobSnapshot } from './jobSt
 import { AnswerTooLarge, artifactPaths, rewriteAnswer, stringsIn } from './links.js'
 import { createSigner } from './signing.js'
 import { guardStore, memoryStore, StoreUnavailable, type ProxyStore } from './store.js'
+import { reserveCall, usageAnswer } from './usage.js'
 import { failureOf, followDownload, isRedirect, neverArrived, readCapped, upstreamTimer, UpstreamFailure } from './upstream.js'
 import { readWebhookJob, verifyWebhook, WEBHOOK_TOLERANCE_MS, webhookKeys, type WebhookJob, type WebhookOptions } from './webhooks.js'
 
@@ -18,7 +19,7 @@ export interface ProxyUser {
   tools: readonly ToolId[]
 }
 
-/** A per-user spend cap: at most `calls` billable tool calls in `windowMs` from the first. */
+/** A per-user spend cap: at most `calls` billable tool calls in each window of `windowMs`, windows counted from the Unix epoch. */
 export interface ProxyLimits {
   calls: number
   windowMs: number
@@ -125,6 +126,7 @@ type Route =
   | { kind: 'artifact'; token: string }
   | { kind: 'events' }
   | { kind: 'webhooks' }
+  | { kind: 'usage' }
 
 /**
  * A server-side proxy to the Tools API: the browser talks to it with no key (`<ToolsProvider
@@ -227,6 +229,7 @@ export function createToolsProxy(options: ToolsProxyOptions): ToolsProxy {
     if (tool) return { kind: 'call', tool }
     if (rest === '/events') return { kind: 'events' }
     if (rest === '/webhooks') return { kind: 'webhooks' }
+    if (rest === '/usage') return { kind: 'usage' }
     const poll = /^(\/.+)\/jobs\/([^/]+)$/.exec(rest)
     const polled = poll && byPath.get(poll[1]!)
     if (polled?.mode === 'deferred') return { kind: 'poll', tool: polled, handle: decodeSegment(poll![2]!) }
@@ -254,26 +257,6 @@ export function createToolsProxy(options: ToolsProxyOptions): ToolsProxy {
     const window = Math.floor(now / rate.perMs)
     const count = await store.increment(`rate:${user}:${window}`, 1, rate.perMs)
     return count > rate.requests ? Math.max(1, Math.ceil(((window + 1) * rate.perMs - now) / 1000)) : undefined
-  }
-
-  /** Counts a billable call against the user's cap; resolves with how to give it back, or null when over the cap. */
-  async function reserve(user: string, tool: Tool, idempotencyKey: string | undefined) {
-    const nothing = async () => {}
-    if (!limits) return nothing
-    // A job creation sent again with its key is replayed by the service, not billed: count it once.
-    const mark = tool.mode === 'deferred' && idempotencyKey ? `counted:${idempotencyKey}` : undefined
-    if (mark && !(await store.claim(mark, limits.windowMs))) return nothing
-    const counter = `calls:${user}`
-    const count = await store.increment(counter, 1, limits.windowMs)
-    const giveBack = async () => {
-      await store.increment(counter, -1, limits.windowMs)
-      if (mark) await store.release(mark)
-    }
-    if (count > limits.calls) {
-      await giveBack()
-      return null
-    }
-    return giveBack
   }
 
   /** A small body (a call's options, a webhook), read whole up to `cap` within `timeoutMs`: its text, or the refusal to answer. */
@@ -330,15 +313,10 @@ export function createToolsProxy(options: ToolsProxyOptions): ToolsProxy {
 
     const clientKey = request.headers.get('idempotency-key')
     const idempotencyKey = clientKey ? await handles.idempotencyKey(user.user, clientKey) : undefined
-    const giveBack = await reserve(user.user, tool, idempotencyKey)
-    if (!giveBack) {
-      return refuse(
-        request,
-        errorAnswer(402, 'userLimit', 'This user has made all the calls allowed for now.', {
-          details: limits && { limit: limits.calls, windowMs: limits.windowMs },
-        }),
-      )
-    }
+    const replay = tool.mode === 'deferred' ? idempotencyKey : undefined
+    const reserved = await reserveCall({ store, limits, user: user.user, now: Date.now(), replay })
+    if ('refused' in reserved) return refuse(request, reserved.refused)
+    const { giveBack } = reserved
 
     const timer = upstreamTimer(timeoutMs, request.signal)
     let exceeded = false
@@ -651,6 +629,7 @@ export function createToolsProxy(options: ToolsProxyOptions): ToolsProxy {
     }
     if (route.kind === 'artifact') return artifact(request, user, route.token)
     if (route.kind === 'events') return openEvents(request, user)
+    if (route.kind === 'usage') return usageAnswer({ store, limits, user: user.user, now: Date.now() })
     if (!user.tools.includes(route.tool.id)) return refuse(request, toolNotAllowed(route.tool.id))
     if (route.kind === 'poll') return poll(request, user, route.tool, route.handle)
     return call(request, user, route.tool)

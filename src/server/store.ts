@@ -10,8 +10,8 @@
 export interface ProxyStore {
   /**
    * Adds `delta` to the counter at `key` and returns its new value. A counter this call creates
-   * expires `ttlMs` later; a negative `delta` on a missing (expired) counter creates nothing and
-   * returns 0.
+   * expires `ttlMs` later; a `delta` of 0 (a read) or less on a missing (expired) counter creates
+   * nothing and returns 0.
    */
   increment(key: string, delta: number, ttlMs: number): Promise<number>
   /** Sets `key` for `ttlMs` unless it is set: true when this call set it. */
@@ -67,7 +67,7 @@ export function memoryStore(): ProxyStore {
       sweep()
       const entry = live(key)
       if (!entry) {
-        if (delta < 0) return 0
+        if (delta <= 0) return 0
         entries.set(key, { value: delta, expiresAt: Date.now() + ttlMs })
         return delta
       }
@@ -156,7 +156,7 @@ export interface RedisStoreOptions {
 const INCREMENT = `
 local exists = redis.call('EXISTS', KEYS[1])
 local delta = tonumber(ARGV[1])
-if exists == 0 and delta < 0 then return 0 end
+if exists == 0 and delta <= 0 then return 0 end
 local value = redis.call('INCRBY', KEYS[1], delta)
 if exists == 0 then redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
 return value`
