@@ -380,18 +380,6 @@ export function createClient(tools: readonly ToolDefinition[], options: ToolsCli
     return { blob: await response.blob(), fileName: dispositionFileName(response.headers.get('content-disposition')) }
   }
 
-  /** Behind a proxy: the person's standing under its spend cap, checked for shape. */
-  async function usage(opts: Pick<CallOptions, 'signal'> = {}): Promise<Usage> {
-    const response = await send(undefined, `${base()}/usage`, opts)
-    const body = await readBody(response)
-    const { used, limit, resetAt } = asRecord(body) ?? {}
-    const count = (value: unknown) => typeof value === 'number' && value >= 0
-    if (!count(used) || !(limit === null || count(limit)) || !(resetAt === null || typeof resetAt === 'string')) {
-      throw new ToolsError('server', 'Malformed answer: usage needs used, limit and resetAt.', { status: response.status, body })
-    }
-    return { used, limit, resetAt } as Usage
-  }
-
   /** Every public call rejects with a ToolsError, whatever failed inside (an override, a bug): never a bare TypeError. */
   const typed =
     <A extends [string, ...unknown[]], R>(method: (...args: A) => Promise<R>) =>
@@ -410,7 +398,8 @@ export function createClient(tools: readonly ToolDefinition[], options: ToolsCli
     wait: typed((id: string, jobId: string, opts: CallOptions = {}) => follow(id, jobId, opts, false)),
     artifact: typed(async (url: string, opts: Pick<CallOptions, 'signal'> = {}): Promise<Blob> => (await artifactFile(url, opts)).blob),
     artifactFile: typed(artifactFile),
-    usage: (opts?: Pick<CallOptions, 'signal'>) => usage(opts).catch((error: unknown) => Promise.reject(toToolsError(error))),
+    /** Behind a proxy: the person's standing under its spend cap, as the proxy answers it. */
+    usage: async (opts: Pick<CallOptions, 'signal'> = {}) => (await readBody(await send(undefined, `${base()}/usage`, opts))) as Usage,
     /** The issues `run` would refuse `input` for (none when valid), without sending anything. */
     validate: async (id: string, input: unknown): Promise<ValidationIssue[]> => {
       try {
