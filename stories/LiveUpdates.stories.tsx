@@ -1,9 +1,9 @@
 import type { Meta, StoryObj } from '@storybook/react-vite'
 import { expect, within } from 'storybook/test'
-import { ToolRunner, ToolsProvider } from '../src/components/index.js'
+import { ToolRunner } from '../src/components/index.js'
 import { exampleInput } from '../src/mock/index.js'
 import { JOB_DURATION, RUN_TIMEOUT } from './support/environment.js'
-import { proxyDeployment, STORY_USER, type ProxyDeployment } from './support/proxy.js'
+import { behindProxy, deploymentOf, proxyDeployment, ProxyProvider, type ProxyDeployment } from './support/proxy.js'
 import { storyMessages } from './support/tools.js'
 
 /** The signing secret the simulated service and the proxy share. */
@@ -37,13 +37,11 @@ const meta = {
   component: ToolRunner,
   args: { tool: 'valuation/report', input: exampleInput('valuation/report') },
   argTypes: { tool: { control: false } },
-  parameters: { tools: { simulatedOnly: true } },
-  loaders: [() => ({ live: liveDeployment() })],
-  beforeEach: (context) => (context.loaded.live as LiveDeployment).register(),
+  ...behindProxy(liveDeployment),
   render: (args, context) => (
-    <ToolsProvider baseUrl={(context.loaded.live as LiveDeployment).baseUrl} user={STORY_USER}>
+    <ProxyProvider context={context}>
       <ToolRunner {...args} />
-    </ToolsProvider>
+    </ProxyProvider>
   ),
 } satisfies Meta<typeof ToolRunner>
 
@@ -59,7 +57,7 @@ export const BehindTheProxy: Story = {
     await expect(await canvas.findByRole('button', { name: m.runner.runAgain }, { timeout: RUN_TIMEOUT })).toBeVisible()
     // The page read the job once, as it began to follow it (the proxy answered from what it keeps);
     // the rest came on its stream, from the service's webhooks: the proxy never read the job.
-    const { service, asked } = context.loaded.live as LiveDeployment
+    const { service, asked } = deploymentOf<LiveDeployment>(context)
     await expect(asked.reads).toBe(1)
     await expect(asked.streams).toBeGreaterThan(0)
     await expect(service.log.filter((entry) => entry.kind === 'poll')).toHaveLength(0)

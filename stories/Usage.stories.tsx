@@ -1,10 +1,9 @@
-import type { Meta, StoryObj } from '@storybook/react-vite'
+import type { Meta, StoryContext, StoryObj } from '@storybook/react-vite'
 import { expect, waitFor, within } from 'storybook/test'
-import { ToolRunner, ToolsProvider, UsageMeter } from '../src/components/index.js'
-import { ru } from '../src/entries/locales/ru.js'
+import { ToolRunner, UsageMeter } from '../src/components/index.js'
 import { exampleInput } from '../src/mock/index.js'
 import { RUN_TIMEOUT } from './support/environment.js'
-import { proxyDeployment, STORY_USER, type ProxyDeployment } from './support/proxy.js'
+import { behindProxy, deploymentOf, proxyDeployment, ProxyProvider } from './support/proxy.js'
 import { storyMessages } from './support/tools.js'
 
 /** Runs a person may make a day, behind the story's proxy. */
@@ -18,32 +17,32 @@ const DAILY_RUNS = 3
 const meta = {
   title: 'Components/Usage',
   component: UsageMeter,
-  parameters: { tools: { simulatedOnly: true } },
-  loaders: [() => ({ deployment: proxyDeployment({ proxy: { limits: { calls: DAILY_RUNS, windowMs: 86_400_000 } } }) })],
-  beforeEach: (context) => (context.loaded.deployment as ProxyDeployment).register(),
+  ...behindProxy(() => proxyDeployment({ proxy: { limits: { calls: DAILY_RUNS, windowMs: 86_400_000 } } })),
   render: (args, context) => (
-    <ToolsProvider
-      baseUrl={(context.loaded.deployment as ProxyDeployment).baseUrl}
-      user={STORY_USER}
-      messages={context.globals.locale === 'ru' ? ru : undefined}
-    >
+    <ProxyProvider context={context}>
       <UsageMeter {...args} />
       <ToolRunner tool="valuation/rent" input={exampleInput('valuation/rent')} />
-    </ToolsProvider>
+    </ProxyProvider>
   ),
 } satisfies Meta<typeof UsageMeter>
 
 export default meta
 type Story = StoryObj<typeof meta>
 
+/** The story's strings, its canvas, and the meter once it shows the whole day's runs. */
+async function page(context: StoryContext) {
+  const m = storyMessages(context)
+  const canvas = within(context.canvasElement)
+  const meter = await canvas.findByRole('meter', { name: m.usage.label })
+  await expect(meter).toHaveAttribute('aria-valuenow', String(DAILY_RUNS))
+  return { m, canvas, meter }
+}
+
 /** Each run counts against the person's cap: the meter goes down by one. */
 export const GoesDown: Story = {
   name: 'Goes down as the person runs a tool',
   play: async (context) => {
-    const m = storyMessages(context)
-    const canvas = within(context.canvasElement)
-    const meter = await canvas.findByRole('meter', { name: m.usage.label })
-    await expect(meter).toHaveAttribute('aria-valuenow', String(DAILY_RUNS))
+    const { m, canvas, meter } = await page(context)
     await context.userEvent.click(canvas.getByRole('button', { name: m.runner.submit }))
     await expect(await canvas.findByRole('button', { name: m.runner.runAgain }, { timeout: RUN_TIMEOUT })).toBeVisible()
     await waitFor(() => expect(meter).toHaveAttribute('aria-valuenow', String(DAILY_RUNS - 1)), { timeout: RUN_TIMEOUT })
@@ -55,9 +54,7 @@ export const GoesDown: Story = {
 export const AtTheLimit: Story = {
   name: 'At the limit',
   play: async (context) => {
-    const m = storyMessages(context)
-    const canvas = within(context.canvasElement)
-    const meter = await canvas.findByRole('meter', { name: m.usage.label })
+    const { m, canvas, meter } = await page(context)
     /** Runs the tool once from the form, and comes back to it. */
     const runOnce = async () => {
       await context.userEvent.click(canvas.getByRole('button', { name: m.runner.submit }))
@@ -73,7 +70,7 @@ export const AtTheLimit: Story = {
     // The time the runs come back, in place of the general "try again later".
     await expect(alert).not.toHaveTextContent(m.proxy.userLimit.action)
     await expect(meter).toHaveAttribute('aria-valuenow', '0')
-    const { service } = context.loaded.deployment as ProxyDeployment
+    const { service } = deploymentOf(context)
     await expect(service.log.filter((entry) => entry.kind === 'call')).toHaveLength(DAILY_RUNS)
   },
 }

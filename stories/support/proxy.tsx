@@ -1,6 +1,9 @@
 // A proxy (`@cabinet/tools-react/server`, a Fetch handler) running in the page, in front of a
 // story's simulated service: the page talks to the proxy only, through the preview's MSW worker.
 import { http } from 'msw'
+import type { ReactNode } from 'react'
+import { ToolsProvider } from '../../src/components/index.js'
+import { ru } from '../../src/entries/locales/ru.js'
 import { MOCK_KEYS, type MockService, type MockServiceOptions } from '../../src/mock/index.js'
 import { createToolsProxy, type ToolsProxy, type ToolsProxyOptions } from '../../src/server/index.js'
 import { TOOLS } from '../../src/tools/index.js'
@@ -58,4 +61,24 @@ export function proxyDeployment(options: ProxyDeploymentOptions = {}): ProxyDepl
     ...options.proxy,
   })
   return { service, baseUrl, register }
+}
+
+/** A story's parts behind a proxy: a fresh deployment per render (`context.loaded.deployment`), answering while the story is shown. */
+export function behindProxy(deploy: () => ProxyDeployment) {
+  return {
+    parameters: { tools: { simulatedOnly: true } },
+    loaders: [() => ({ deployment: deploy() })],
+    beforeEach: (context: { loaded: Record<string, unknown> }) => deploymentOf(context).register(),
+  }
+}
+
+export const deploymentOf = <D extends ProxyDeployment = ProxyDeployment>(context: { loaded: Record<string, unknown> }) => context.loaded.deployment as D
+
+/** The page's provider, on the story's proxy, as the signed-in person, in the story's locale. */
+export function ProxyProvider({ context, children }: { context: { loaded: Record<string, unknown>; globals: Record<string, unknown> }; children: ReactNode }) {
+  return (
+    <ToolsProvider baseUrl={deploymentOf(context).baseUrl} user={STORY_USER} messages={context.globals.locale === 'ru' ? ru : undefined}>
+      {children}
+    </ToolsProvider>
+  )
 }
