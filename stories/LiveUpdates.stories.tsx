@@ -1,62 +1,31 @@
 import type { Meta, StoryObj } from '@storybook/react-vite'
-import { http } from 'msw'
 import { expect, within } from 'storybook/test'
-import { ToolRunner, ToolsProvider } from '../src/components/index.js'
-import { exampleInput, MOCK_KEYS, type MockService } from '../src/mock/index.js'
-import { createToolsProxy, type ToolsProxy } from '../src/server/index.js'
-import { TOOLS } from '../src/tools/index.js'
+import { ToolRunner } from '../src/components/index.js'
+import { exampleInput } from '../src/mock/index.js'
 import { JOB_DURATION, RUN_TIMEOUT } from './support/environment.js'
-import { createStoryService } from './support/service.js'
+import { behindProxy, deploymentOf, proxyDeployment, ProxyProvider, type ProxyDeployment } from './support/proxy.js'
 import { storyMessages } from './support/tools.js'
 
 /** The signing secret the simulated service and the proxy share. */
 const WEBHOOK_SECRET = `whsec_${btoa('a storybook webhook signing key!')}`
 
-interface LiveDeployment {
-  service: MockService
+interface LiveDeployment extends ProxyDeployment {
   /** What the page asked the proxy: its job reads and its event streams. */
   asked: { reads: number; streams: number }
-  /** The proxy's address, as the page's provider has it. */
-  baseUrl: string
-  register: () => () => void
 }
 
-/**
- * The whole live chain in the page: the simulated service sends its webhooks to a proxy
- * (`@cabinet/tools-react/server`, a Fetch handler, running here in the browser), and the page
- * talks to that proxy only, through the preview's MSW worker.
- */
+/** The whole live chain in the page: the simulated service sends its webhooks to the proxy, which the page talks to. */
 function liveDeployment(): LiveDeployment {
-  let hooks = ''
   const asked = { reads: 0, streams: 0 }
-  const { service, register } = createStoryService(
-    {
-      jobDuration: JOB_DURATION * 4,
-      webhooks: { url: 'https://proxy.invalid/webhooks', secret: WEBHOOK_SECRET, send: (request) => proxy.handle(new Request(hooks, request)) },
+  const deployment = proxyDeployment({
+    service: { jobDuration: JOB_DURATION * 4 },
+    webhookSecret: WEBHOOK_SECRET,
+    onRequest: (path) => {
+      if (path.endsWith('/events')) asked.streams++
+      else if (path.includes('/jobs/')) asked.reads++
     },
-    (serviceUrl) => [
-      http.all(`${serviceUrl.replace(/\/v1$/, '/api/tools')}/*`, ({ request }) => {
-        const path = new URL(request.url).pathname
-        if (path.endsWith('/events')) asked.streams++
-        else if (path.includes('/jobs/')) asked.reads++
-        return proxy.handle(request)
-      }),
-    ],
-  )
-  const baseUrl = service.baseUrl.replace(/\/v1$/, '/api/tools')
-  hooks = `${baseUrl}/webhooks`
-  const proxy: ToolsProxy = createToolsProxy({
-    baseUrl: service.baseUrl,
-    apiKey: MOCK_KEYS.demo,
-    fetch: service.fetch,
-    basePath: new URL(baseUrl).pathname,
-    secret: 'a-storybook-secret-of-at-least-thirty-two-characters',
-    authorize: () => ({ user: 'storybook', tools: TOOLS.map((tool) => tool.id) }),
-    allowedOrigins: [location.origin],
-    webhooks: { secret: WEBHOOK_SECRET },
-    onError: () => {},
   })
-  return { service, asked, baseUrl, register }
+  return { ...deployment, asked }
 }
 
 /**
@@ -68,13 +37,11 @@ const meta = {
   component: ToolRunner,
   args: { tool: 'valuation/report', input: exampleInput('valuation/report') },
   argTypes: { tool: { control: false } },
-  parameters: { tools: { simulatedOnly: true } },
-  loaders: [() => ({ live: liveDeployment() })],
-  beforeEach: (context) => (context.loaded.live as LiveDeployment).register(),
+  ...behindProxy(liveDeployment),
   render: (args, context) => (
-    <ToolsProvider baseUrl={(context.loaded.live as LiveDeployment).baseUrl} user="storybook">
+    <ProxyProvider context={context}>
       <ToolRunner {...args} />
-    </ToolsProvider>
+    </ProxyProvider>
   ),
 } satisfies Meta<typeof ToolRunner>
 
@@ -90,7 +57,7 @@ export const BehindTheProxy: Story = {
     await expect(await canvas.findByRole('button', { name: m.runner.runAgain }, { timeout: RUN_TIMEOUT })).toBeVisible()
     // The page read the job once, as it began to follow it (the proxy answered from what it keeps);
     // the rest came on its stream, from the service's webhooks: the proxy never read the job.
-    const { service, asked } = context.loaded.live as LiveDeployment
+    const { service, asked } = deploymentOf<LiveDeployment>(context)
     await expect(asked.reads).toBe(1)
     await expect(asked.streams).toBeGreaterThan(0)
     await expect(service.log.filter((entry) => entry.kind === 'poll')).toHaveLength(0)

@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import { memoryStore, type ProxyStore, type ToolsProxyOptions } from '../src/server/index.js'
 import { createToolsClient, PROXY_ERROR_CODES, type ToolId, type ToolsError } from '../src/tools/index.js'
 import { listen } from './support/http.js'
-import { SERVICE, SITE, testProxy } from './support/proxy.js'
+import { LONG_WINDOW, SERVICE, SITE, testProxy } from './support/proxy.js'
 
 
 type Answer = (request: Request) => Response | Promise<Response>
@@ -183,7 +183,7 @@ describe('redirects', () => {
       return new Response(null, { status: 307, headers: { location: 'http://127.0.0.1:9/elsewhere' } })
     })
     try {
-      const { send } = proxyWith({ baseUrl: `${service.url}/v1`, fetch: undefined, limits: { calls: 1, windowMs: 60_000 } })
+      const { send } = proxyWith({ baseUrl: `${service.url}/v1`, fetch: undefined, limits: { calls: 1, windowMs: LONG_WINDOW } })
       const upload = () => {
         const form = new FormData()
         form.set('data', '{}')
@@ -359,7 +359,7 @@ describe('a hung service', () => {
       await request.arrayBuffer()
       return created()
     }
-    const { send, post } = proxyWith({ timeoutMs: 10_000, limits: { calls: 1, windowMs: 60_000 } })
+    const { send, post } = proxyWith({ timeoutMs: 10_000, limits: { calls: 1, windowMs: LONG_WINDOW } })
     const pending = send('alice', '/photo/enhance', stalledPost('--b\r\nContent-Disposition: form-data; name="data"\r\n\r\n{}', 'multipart/form-data; boundary=b'))
     await vi.advanceTimersByTimeAsync(10_000)
     const response = await pending
@@ -373,7 +373,7 @@ describe('a hung service', () => {
 describe('the spend cap counts only what the service may have billed', () => {
   it('refuses invalid input before the cap, so it never holds a place a valid call needs', async () => {
     answer = () => Response.json({ value: 1 })
-    const { post } = proxyWith({ limits: { calls: 2, windowMs: 60_000 } })
+    const { post } = proxyWith({ limits: { calls: 2, windowMs: LONG_WINDOW } })
     const invalid = await Promise.all(Array.from({ length: 5 }, () => post('alice', 'valuation/rent', { totalArea: -1 })))
     expect(invalid.map((response) => response.status)).toEqual([400, 400, 400, 400, 400])
     expect(await codeOf(invalid[0]!)).toBe(PROXY_ERROR_CODES.invalidInput)
@@ -386,7 +386,7 @@ describe('the spend cap counts only what the service may have billed', () => {
     answer = () => {
       throw new TypeError('fetch failed', { cause: Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }) })
     }
-    const { post } = proxyWith({ limits: { calls: 1, windowMs: 60_000 } })
+    const { post } = proxyWith({ limits: { calls: 1, windowMs: LONG_WINDOW } })
     for (let attempt = 0; attempt < 3; attempt++) expect((await post('alice', 'valuation/express', {})).status).toBe(502)
     answer = () => Response.json({ value: 1 })
     expect((await post('alice', 'valuation/express', {})).status).toBe(200)

@@ -4,7 +4,7 @@
 // at most maxEntries, the oldest going first.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { memoryStore, redisStore, type ProxyStore } from '../src/server/index.js'
-import { SITE, testProxy } from './support/proxy.js'
+import { LONG_WINDOW, SITE, testProxy } from './support/proxy.js'
 import { startRedis } from './support/redis.js'
 
 describe('store ids', () => {
@@ -21,7 +21,7 @@ describe('store ids', () => {
       let calls = 0
       const proxy = testProxy(async () => (calls++, Response.json({ value: 1 })), {
         store,
-        limits: { calls: 1, windowMs: 60_000 },
+        limits: { calls: 1, windowMs: LONG_WINDOW },
         authorize: (request) => ({ user: users[request.headers.get('x-who')!]!, tools: ['valuation/express'] }),
       })
       const call = (who: string) =>

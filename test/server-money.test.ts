@@ -2,7 +2,8 @@
 // The money rule (src/server/money.ts), read as a table: what the service may bill, and what a
 // user's spend cap counts and gives back. The proxy's own tests show it end to end.
 import { describe, expect, it } from 'vitest'
-import { memoryStore } from '../src/server/index.js'
+import { memoryStore, type ProxyStore } from '../src/server/index.js'
+import { keys } from '../src/server/keys.js'
 import { billable, outcomeOfFailure, reserve } from '../src/server/money.js'
 import { UpstreamFailure } from '../src/server/upstream.js'
 import { getTool } from '../src/tools/index.js'
@@ -37,22 +38,37 @@ describe('reserve', () => {
   const limits = { calls: 2, windowMs: 60_000 }
   const rent = getTool('valuation/rent')
   const report = getTool('valuation/report')
+  // A minute's window from 12:00:00 to 12:01:00, as the epoch counts them.
+  const NOW = Date.UTC(2026, 10, 26, 12, 0, 30)
+  const counted = (store: ProxyStore, at = NOW) => store.increment(keys.calls('alice', Math.floor(at / 60_000)), 0, 60_000)
 
   it('counts calls up to the cap, refuses past it, and gives a call back', async () => {
     const store = memoryStore()
-    const first = await reserve(store, limits, 'alice', rent, undefined)
-    expect(await reserve(store, limits, 'alice', rent, undefined)).not.toBeNull()
-    expect(await reserve(store, limits, 'alice', rent, undefined)).toBeNull()
-    expect(await reserve(store, limits, 'bob', rent, undefined)).not.toBeNull()
+    const first = await reserve(store, limits, 'alice', rent, undefined, NOW)
+    expect(await reserve(store, limits, 'alice', rent, undefined, NOW)).not.toBeNull()
+    expect(await reserve(store, limits, 'alice', rent, undefined, NOW)).toBeNull()
+    expect(await reserve(store, limits, 'bob', rent, undefined, NOW)).not.toBeNull()
     await first!()
-    expect(await reserve(store, limits, 'alice', rent, undefined)).not.toBeNull()
+    expect(await reserve(store, limits, 'alice', rent, undefined, NOW)).not.toBeNull()
   })
 
   it('counts a job creation sent again with its key once, and counts nothing without limits', async () => {
     const store = memoryStore()
-    for (let i = 0; i < 5; i++) expect(await reserve(store, limits, 'alice', report, 'key-1')).not.toBeNull()
-    expect(await store.increment('calls:alice', 0, 60_000)).toBe(1)
-    for (let i = 0; i < 5; i++) expect(await reserve(store, undefined, 'alice', rent, undefined)).not.toBeNull()
-    expect(await store.increment('calls:alice', 0, 60_000)).toBe(1)
+    for (let i = 0; i < 5; i++) expect(await reserve(store, limits, 'alice', report, 'key-1', NOW)).not.toBeNull()
+    expect(await counted(store)).toBe(1)
+    for (let i = 0; i < 5; i++) expect(await reserve(store, undefined, 'alice', rent, undefined, NOW)).not.toBeNull()
+    expect(await counted(store)).toBe(1)
+  })
+
+  it('starts each window afresh at its epoch-aligned start, and gives a call back to the window it was counted in', async () => {
+    const store = memoryStore()
+    const late = await reserve(store, limits, 'alice', rent, undefined, NOW)
+    expect(await reserve(store, limits, 'alice', rent, undefined, NOW + 29_000)).not.toBeNull()
+    expect(await reserve(store, limits, 'alice', rent, undefined, NOW + 29_000)).toBeNull()
+    // 12:01:00: a new window, whatever time the first call came.
+    expect(await reserve(store, limits, 'alice', rent, undefined, NOW + 30_000)).not.toBeNull()
+    await late!()
+    expect(await counted(store)).toBe(1)
+    expect(await counted(store, NOW + 30_000)).toBe(1)
   })
 })

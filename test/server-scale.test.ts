@@ -11,6 +11,7 @@ import { exampleInput, MOCK_KEYS } from '../src/mock/index.js'
 import { createToolsProxy, redisStore, type ToolsProxyOptions } from '../src/server/index.js'
 import { createToolsClient, PROXY_ERROR_CODES, TOOLS, type ToolsError } from '../src/tools/index.js'
 import { listen, listenMockService } from './support/http.js'
+import { LONG_WINDOW } from './support/proxy.js'
 import { startRedis } from './support/redis.js'
 import { createClient } from 'redis'
 
@@ -132,7 +133,7 @@ describe('the spend cap on Redis', () => {
 
   it('counts exactly with two instances under 100 concurrent calls', async () => {
     mock.service.reset()
-    const instances = await twoInstances({ calls: 37, windowMs: 60_000 })
+    const instances = await twoInstances({ calls: 37, windowMs: LONG_WINDOW })
     try {
       const outcomes = await Promise.all(
         Array.from({ length: 100 }, (_, index) =>
@@ -151,6 +152,13 @@ describe('the spend cap on Redis', () => {
       // Another user's cap is their own.
       await instances[1]!.client('bob').run('valuation/rent', exampleInput('valuation/rent'))
       expect(mock.service.bills()).toBe(38)
+      // Both instances tell each person the same standing, from the one store, and only their own.
+      const resetAt = new Date(LONG_WINDOW).toISOString()
+      const standing = await Promise.all(instances.flatMap((instance) => [instance.client('alice').usage(), instance.client('bob').usage()]))
+      const alice = { used: 37, limit: 37, resetAt }
+      const bob = { used: 1, limit: 37, resetAt }
+      expect(standing).toEqual([alice, bob, alice, bob])
+      expect(await instances[0]!.client('').usage().catch((error: ToolsError) => error)).toMatchObject({ kind: 'unauthorized', status: 401 })
     } finally {
       await Promise.all(instances.map((instance) => instance.close()))
     }
@@ -158,7 +166,7 @@ describe('the spend cap on Redis', () => {
 
   it('counts a job creation sent again with its Idempotency-Key once, across instances', async () => {
     mock.service.reset()
-    const instances = await twoInstances({ calls: 2, windowMs: 60_000 })
+    const instances = await twoInstances({ calls: 2, windowMs: LONG_WINDOW })
     try {
       const handles = await Promise.all(
         Array.from({ length: 10 }, (_, index) =>

@@ -37,13 +37,17 @@ describe.each(stores)('%s', (_name, make) => {
     expect(await store.hold('owner', 'bob', 60_000)).toBe('alice')
   })
 
-  it('counts up and down, and a give-back never creates a counter', async () => {
+  it('counts up and down; a give-back or a read never creates a counter', async () => {
     const { store } = make()
     expect(await store.increment('calls:a', 1, 60_000)).toBe(1)
     expect(await store.increment('calls:a', 1, 60_000)).toBe(2)
     expect(await store.increment('calls:a', -1, 60_000)).toBe(1)
     expect(await store.increment('calls:b', -1, 60_000)).toBe(0)
+    // A delta of 0 reads, creating nothing either.
+    expect(await store.increment('calls:b', 0, 60_000)).toBe(0)
+    expect(await store.increment('calls:b', -1, 60_000)).toBe(0)
     expect(await store.increment('calls:b', 1, 60_000)).toBe(1)
+    expect(await store.increment('calls:b', 0, 60_000)).toBe(1)
   })
 
   it('claims a key once until it is released', async () => {

@@ -3,9 +3,10 @@
 // adapter) → the simulated service, itself behind a real HTTP port.
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { exampleInput, MOCK_KEYS } from '../src/mock/index.js'
-import { createToolsProxy, memoryStore, type ProxyUser, type ToolsProxyOptions } from '../src/server/index.js'
+import { createToolsProxy, type ProxyUser, type ToolsProxyOptions } from '../src/server/index.js'
 import { createToolsClient, PROXY_ERROR_CODES, TOOLS, type ToolId, type ToolsError } from '../src/tools/index.js'
 import { listen, listenMockService } from './support/http.js'
+import { LONG_WINDOW } from './support/proxy.js'
 
 const SECRET = 'a-test-secret-of-at-least-thirty-two-characters'
 const ALL = TOOLS.map((tool) => tool.id)
@@ -122,7 +123,7 @@ describe('the server proxy', () => {
   it('refuses with 401, 403 and 402 of its own, sending nothing to the service', async () => {
     const { browser } = await startProxy({
       authorize: usersBy({ alice: ['valuation/rent'] }),
-      limits: { calls: 2, windowMs: 60_000 },
+      limits: { calls: 2, windowMs: LONG_WINDOW },
     })
     const input = exampleInput('valuation/rent')
 
@@ -205,7 +206,7 @@ describe('the server proxy', () => {
   })
 
   it('keeps two users’ same Idempotency-Key apart: two bills, no replay across them; a user’s own retry is a replay counted once', async () => {
-    const { browser } = await startProxy({ limits: { calls: 1, windowMs: 60_000 } })
+    const { browser } = await startProxy({ limits: { calls: 1, windowMs: LONG_WINDOW } })
     const input = exampleInput('pdf/create')
     const a = await browser('alice').start('pdf/create', input, { idempotencyKey: 'same-key' })
     const b = await browser('bob').start('pdf/create', input, { idempotencyKey: 'same-key' })
@@ -225,7 +226,7 @@ describe('the server proxy', () => {
   })
 
   it('does not count a call the service refused (429, 403): only what it processed counts', async () => {
-    const { browser } = await startProxy({ apiKey: MOCK_KEYS.limited, limits: { calls: 1, windowMs: 60_000 } })
+    const { browser } = await startProxy({ apiKey: MOCK_KEYS.limited, limits: { calls: 1, windowMs: LONG_WINDOW } })
     const refused = await browser('alice').run('pdf/create', exampleInput('pdf/create')).catch((error: ToolsError) => error)
     expect(refused).toMatchObject({ kind: 'scope', status: 403 })
     expect(codeOf(refused)).toBe('scope_missing')
@@ -239,9 +240,8 @@ describe('the server proxy', () => {
   })
 
   it('gives a call back when the page leaves before its upload is all sent', async () => {
-    const store = memoryStore()
-    const { url, browser } = await startProxy({ limits: { calls: 1, windowMs: 60_000 }, store })
-    const counted = () => store.increment('calls:alice', 0, 60_000)
+    const { url, browser } = await startProxy({ limits: { calls: 1, windowMs: LONG_WINDOW } })
+    const counted = async () => (await browser('alice').usage()).used
     const leave = new AbortController()
     // Three chunks, then the upload stalls until the page leaves.
     let chunks = 0
@@ -264,7 +264,7 @@ describe('the server proxy', () => {
   })
 
   it('answers 413 for a body over maxUploadBytes, before or while it streams, and counts nothing', async () => {
-    const { url, browser } = await startProxy({ maxUploadBytes: 1000, limits: { calls: 1, windowMs: 60_000 } })
+    const { url, browser } = await startProxy({ maxUploadBytes: 1000, limits: { calls: 1, windowMs: LONG_WINDOW } })
     const big = new File([new Uint8Array(5000)], 'tour.mp4', { type: 'video/mp4' })
     const declared = await browser('alice').run('video/create', { file: big }).catch((error: ToolsError) => error)
     expect(declared).toMatchObject({ status: 413, kind: 'bad-request' })

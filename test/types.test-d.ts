@@ -1,6 +1,7 @@
 // Type contracts derived from the catalogue: checked by `tsc` (npm run typecheck) and by Vitest's
 // typecheck in the unit project. A `@ts-expect-error` that stops being an error fails both.
 import type { UseQueryResult } from '@tanstack/react-query'
+import type { Ref } from 'react'
 import { describe, expectTypeOf, it } from 'vitest'
 import {
   createToolsClient,
@@ -17,7 +18,10 @@ import {
   type ToolsErrorKind,
   type UseJobResult,
   type UseToolResult,
+  type Usage,
+  type UsageMeterProps,
   type Waiting,
+  useUsage,
 } from '../src/components/index.js'
 import { useForgetRuns, useValuationRent, type ToolsProviderProps } from '../src/react/index.js'
 import { toolHooks, type ToolHookName } from '../src/react/toolHooks.js'
@@ -115,5 +119,17 @@ describe('UseToolResult', () => {
       return artifacts
     }
     void read
+  })
+})
+
+describe('usage', () => {
+  it('useUsage is a TanStack query of the proxy’s figures; the meter takes a div’s props and ref', () => {
+    expectTypeOf(useUsage).returns.toEqualTypeOf<UseQueryResult<Usage, ToolsError>>()
+    expectTypeOf(client.usage).returns.resolves.toEqualTypeOf<Usage>()
+    expectTypeOf<Usage>().toEqualTypeOf<{ used: number; limit: number | null; resetAt: string | null }>()
+    expectTypeOf<UsageMeterProps['ref']>().toExtend<Ref<HTMLDivElement> | undefined>()
+    // @ts-expect-error: the meter shows the provider's figures, none given to it
+    const given: UsageMeterProps = { usage: { used: 1, limit: 2, resetAt: null } }
+    void given
   })
 })

@@ -1,4 +1,4 @@
-import type { CallOptions, Job, JobHandle, Result, ToolDefinition, Waiting } from './definition.js'
+import type { CallOptions, Job, JobHandle, Result, ToolDefinition, Usage, Waiting } from './definition.js'
 import {
   abortError,
   issue,
@@ -398,6 +398,8 @@ export function createClient(tools: readonly ToolDefinition[], options: ToolsCli
     wait: typed((id: string, jobId: string, opts: CallOptions = {}) => follow(id, jobId, opts, false)),
     artifact: typed(async (url: string, opts: Pick<CallOptions, 'signal'> = {}): Promise<Blob> => (await artifactFile(url, opts)).blob),
     artifactFile: typed(artifactFile),
+    /** Behind a proxy: the person's standing under its spend cap, as the proxy answers it. */
+    usage: async (opts: Pick<CallOptions, 'signal'> = {}) => (await readBody(await send(undefined, `${base()}/usage`, opts))) as Usage,
     /** The issues `run` would refuse `input` for (none when valid), without sending anything. */
     validate: async (id: string, input: unknown): Promise<ValidationIssue[]> => {
       try {

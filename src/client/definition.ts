@@ -59,6 +59,17 @@ export interface Result<T extends string = string> {
   requestId?: string
 }
 
+/**
+ * A person's standing under the proxy's spend cap (`GET {basePath}/usage`): calls counted in the
+ * current window, the cap, and when the window ends (an ISO time); `limit` and `resetAt` are null
+ * when the proxy sets no cap.
+ */
+export interface Usage {
+  used: number
+  limit: number | null
+  resetAt: string | null
+}
+
 export interface UploadProgress {
   loaded: number
   total: number

@@ -9,6 +9,7 @@ export type {
   Result,
   ToolDefinition,
   UploadProgress,
+  Usage,
   Waiting,
 } from './definition.js'
 export { abortError, isToolsError, toToolsError, ToolsError, VALIDATION_MESSAGES } from './errors.js'

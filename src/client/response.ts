@@ -53,7 +53,8 @@ export function errorFromResponse(
     requestId: requestIdOf(body, response.headers),
     body,
     scope,
-    retryAfter: kind === 'rate-limit' ? parseRetryAfter(response.headers.get('retry-after')) : undefined,
+    // A proxy's spend cap (402) says when its window ends, as a rate limit does.
+    retryAfter: kind === 'rate-limit' || kind === 'billing' ? parseRetryAfter(response.headers.get('retry-after')) : undefined,
   })
 }
 

@@ -78,6 +78,10 @@ export const ErrorNotice = forwardRef<HTMLDivElement, ErrorNoticeProps>(function
 
   const detail =
     toolsError && !refusal && QUOTES_SERVICE.has(kind) ? client.interpret.errorMessage(toolsError.body) : undefined
+  // The proxy's cap says when its window ends: the person is told when they can run again.
+  const limitBody = refusal === 'userLimit' ? (toolsError?.body as { error?: { resetAt?: unknown } } | undefined) : undefined
+  const resetAt = typeof limitBody?.error?.resetAt === 'string' ? Date.parse(limitBody.error.resetAt) : NaN
+  const action = Number.isNaN(resetAt) ? text.action : messages.proxy.userLimit.again(format.dateTime(resetAt))
   const billingLink = kind === 'billing' && !refusal ? billingUrl : undefined
   const offersRetry = Boolean(onRetry) && RETRYABLE.has(kind) && !refusal
 
@@ -131,7 +135,7 @@ export const ErrorNotice = forwardRef<HTMLDivElement, ErrorNoticeProps>(function
         {/* A rate limit's wait ticks every second: kept out of the alert's announcements, read on demand instead. */}
         <p className="ct-error-notice__action" aria-live={retryAfter === undefined ? undefined : 'off'}>
           {retryAfter === undefined
-            ? text.action
+            ? action
             : waiting
               ? rateLimitText.wait(format.duration(Math.ceil(remaining / 1000) * 1000))
               : rateLimitText.ready}

@@ -12,6 +12,8 @@ export interface Format {
   duration(ms: number): string
   /** As a clock, for running timers: `65_000` → "1:05", `3_725_000` → "1:02:05". */
   clock(ms: number): string
+  /** A moment (ms since the epoch) as a date and time in the person's time zone: "Nov 27, 3:00 AM" (en), "27 нояб., 03:00" (ru). */
+  dateTime(at: number): string
   /** `['PNG', 'JPG', 'PDF']` → "PNG, JPG, and PDF" (`and`) or "PNG, JPG, or PDF" (`or`). */
   list(items: readonly string[], joiner?: 'and' | 'or'): string
 }
@@ -31,6 +33,7 @@ function createFormat(requested: string): Format {
   const locale = supported(requested)
   const numberFormat = new Intl.NumberFormat(locale)
   const percentFormat = new Intl.NumberFormat(locale, { style: 'percent' })
+  const dateTimeFormat = new Intl.DateTimeFormat(locale, { month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit' })
   const twoDigits = new Intl.NumberFormat(locale, { minimumIntegerDigits: 2, useGrouping: false })
   const unit = (name: string, value: number, maximumFractionDigits = 0, unitDisplay: 'short' | 'long' = 'short') =>
     new Intl.NumberFormat(locale, { style: 'unit', unit: name, unitDisplay, maximumFractionDigits }).format(value)
@@ -69,6 +72,7 @@ function createFormat(requested: string): Format {
         ? `${numberFormat.format(hours)}:${pad(minutes)}:${pad(seconds)}`
         : `${numberFormat.format(minutes)}:${pad(seconds)}`
     },
+    dateTime: (at) => dateTimeFormat.format(at),
     list: (items, joiner = 'and') =>
       new Intl.ListFormat(locale, { type: joiner === 'and' ? 'conjunction' : 'disjunction' }).format(items),
   }

@@ -62,7 +62,8 @@ export function ToolsProvider(props: ToolsProviderProps) {
   }))
   // Behind a proxy every person on a browser has the same key (none): with nobody named, the
   // browser's storage would hand one person's runs to the next, so they stay in this page.
-  const anonymous = !apiKey && !user && props.journal === undefined
+  const keyInBrowser = Boolean(apiKey)
+  const anonymous = !keyInBrowser && !user && props.journal === undefined
   const journal = anonymous ? journals.memory : journals.kept
   useEffect(() => {
     // Written inline, as React libraries do, so a production build folds it to `false` and drops
@@ -101,6 +102,7 @@ export function ToolsProvider(props: ToolsProviderProps) {
     return {
       client,
       fingerprint: print,
+      keyInBrowser,
       user,
       // A given client is the only one: the map stays empty.
       clientFor: (other) => (other === print ? client : clients.get(`${other} ${pollInterval}`)),
@@ -109,7 +111,7 @@ export function ToolsProvider(props: ToolsProviderProps) {
       billingUrl,
       messages: messages ?? NO_OVERRIDES,
     }
-  }, [given, clients, print, user, key, latest, baseUrl, pollInterval, journal, billingUrl, messages])
+  }, [given, clients, print, keyInBrowser, user, key, latest, baseUrl, pollInterval, journal, billingUrl, messages])
 
   const tree = <ToolsContext.Provider value={value}>{children}</ToolsContext.Provider>
   const cache = queryClient ?? ownQueryClient

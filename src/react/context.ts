@@ -9,6 +9,8 @@ export interface ToolsContextValue {
   client: ToolsClient
   /** Stands for the key in query keys: same key, same fingerprint; never the key itself. */
   fingerprint: string
+  /** True when the page holds the service key itself (no proxy): there is no per-person cap to show. */
+  keyInBrowser: boolean
   /** The provider's `user`: whose runs are shown. */
   user?: string
   /** The client bound to the key a fingerprint stands for, while this provider knows it: a job is read with the key that created it. */

@@ -29,6 +29,8 @@ export {
 } from './toolHooks.js'
 export { useJob } from './useJob.js'
 export type { UseJobOptions, UseJobResult } from './useJob.js'
+export { useUsage } from './useUsage.js'
+export type { UseUsageResult } from './useUsage.js'
 export { useArtifact } from './useArtifact.js'
 export type { ArtifactKind, UseArtifactResult } from './useArtifact.js'
 export { QUERY_NAMESPACE } from './keys.js'

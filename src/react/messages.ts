@@ -60,7 +60,12 @@ export interface Messages {
     unexpected: ErrorText
   }
   /** The server proxy's own refusals, told to the end user (never about the site's wallet or key). */
-  proxy: Record<ProxyRefusal, ErrorText>
+  proxy: Record<ProxyRefusal, ErrorText> & {
+    userLimit: {
+      /** When the person can run tools again (the window's end, in their locale); `action` is shown when it is not known. */
+      again: (time: string) => string
+    }
+  }
   /** One per validation code (the client's `VALIDATION_MESSAGES` are terser, for developers). */
   validation: Record<ValidationCode, string>
   tools: Record<ToolId, { title: string; description: string }>
@@ -132,6 +137,15 @@ export interface Messages {
     show: string
     hide: string
     dismiss: string
+  }
+  /** `<UsageMeter>`: the person's runs under the site's cap. */
+  usage: {
+    /** The meter's name. */
+    label: string
+    /** What is left, e.g. "12 of 100 runs left". */
+    left: (left: string, limit: string) => string
+    /** When the count starts again (a date and time in the person's locale). */
+    resets: (time: string) => string
   }
 }
 
@@ -247,6 +261,7 @@ export const en: Messages = {
       title: 'You’ve reached your limit for now',
       body: 'Your account has used all the tool runs allowed for this period.',
       action: 'Try again later, or ask the site’s administrator for a higher limit.',
+      again: (time) => `You can run tools again from ${time}.`,
     },
     uploadTooLarge: {
       title: 'The file is too large',
@@ -359,6 +374,11 @@ export const en: Messages = {
     show: 'Show',
     hide: 'Hide',
     dismiss: 'Dismiss',
+  },
+  usage: {
+    label: 'Tool runs',
+    left: (left, limit) => `${left} of ${limit} runs left`,
+    resets: (time) => `Resets ${time}`,
   },
 }
 

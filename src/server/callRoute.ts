@@ -11,6 +11,7 @@ import type { Caller } from './guards.js'
 import { MEMORY_TTL, replyResponse, rewriteFor } from './rewrite.js'
 import type { Answer } from './service.js'
 import { StoreUnavailable } from './store.js'
+import { userLimitAnswer } from './usage.js'
 import { failureOf, isRedirect, upstreamTimer, UpstreamFailure } from './upstream.js'
 
 /** `POST {basePath}/<tool>`: a tool call, its body passed on (checked first when it is JSON), counted under the user's cap. */
@@ -26,12 +27,9 @@ export async function callRoute(context: ProxyContext, request: Request, user: C
 
   const clientKey = request.headers.get('idempotency-key')
   const idempotencyKey = clientKey ? await context.handles.idempotencyKey(user.user, clientKey) : undefined
-  const giveBack = await reserve(context.store, context.limits, user.storeId, tool, idempotencyKey)
-  if (!giveBack) {
-    const { limits } = context
-    const details = limits && { limit: limits.calls, windowMs: limits.windowMs }
-    return refuse(request, errorAnswer(402, 'userLimit', 'This user has made all the calls allowed for now.', { details }), timeoutMs)
-  }
+  const now = Date.now()
+  const giveBack = await reserve(context.store, context.limits, user.storeId, tool, idempotencyKey, now)
+  if (!giveBack) return refuse(request, userLimitAnswer(context.limits!, now), timeoutMs)
 
   const timer = upstreamTimer(timeoutMs, request.signal)
   let exceeded = false

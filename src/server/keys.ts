@@ -5,8 +5,8 @@
 export const keys = {
   /** A user's requests in one window of the rate (`user` is `storeIdOf(id)`, as in every key naming a user). */
   rate: (user: string, window: number) => `rate:${user}:${window}`,
-  /** A user's billable calls in the spend cap's window. */
-  calls: (user: string) => `calls:${user}`,
+  /** A user's billable calls in one window of the spend cap (windows counted from the epoch). */
+  calls: (user: string, window: number) => `calls:${user}:${window}`,
   /** A job creation's Idempotency-Key already counted under the cap. */
   counted: (idempotencyKey: string) => `counted:${idempotencyKey}`,
   /** The service's file paths a job's request carried: never signed as its results. */

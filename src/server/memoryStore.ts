@@ -49,7 +49,7 @@ export function memoryStore({ maxEntries = 100_000 }: MemoryStoreOptions = {}): 
       sweep()
       const entry = live(key)
       if (!entry) {
-        if (delta < 0) return 0
+        if (delta <= 0) return 0
         put(key, { value: delta, expiresAt: Date.now() + ttlMs })
         return delta
       }

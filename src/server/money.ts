@@ -28,9 +28,18 @@ export function outcomeOfFailure(bodySent: boolean, error: unknown, failure: Ups
 }
 
 /**
- * Counts a billable call against the user's cap (`limits`; `user` is their store id); resolves with how to give it back,
- * or null when over the cap. A job creation sent again with its Idempotency-Key is replayed by
- * the service, not billed: it counts once.
+ * The cap's window `now` falls in. Windows are `windowMs` long and counted from the Unix epoch, so
+ * every instance agrees on them with no store round trip (a day's window ends at midnight UTC).
+ */
+export function capWindow({ windowMs }: ProxyLimits, now: number): { index: number; endsAt: number } {
+  const index = Math.floor(now / windowMs)
+  return { index, endsAt: (index + 1) * windowMs }
+}
+
+/**
+ * Counts a billable call against the user's cap (`limits`; `user` is their store id) in the window
+ * of `now`; resolves with how to give it back, or null when over the cap. A job creation sent
+ * again with its Idempotency-Key is replayed by the service, not billed: it counts once.
  */
 export async function reserve(
   store: ProxyStore,
@@ -38,18 +47,20 @@ export async function reserve(
   user: string,
   tool: Tool,
   idempotencyKey: string | undefined,
+  now = Date.now(),
 ): Promise<(() => Promise<void>) | null> {
   const nothing = async () => {}
   if (!limits) return nothing
   const mark = tool.mode === 'deferred' && idempotencyKey ? keys.counted(idempotencyKey) : undefined
   if (mark && !(await store.claim(mark, limits.windowMs))) return nothing
-  const counter = keys.calls(user)
-  const count = await store.increment(counter, 1, limits.windowMs)
+  const { index, endsAt } = capWindow(limits, now)
+  const counter = keys.calls(user, index)
+  // The window the call was counted in gets it back, even once the next one has begun.
   const giveBack = async () => {
-    await store.increment(counter, -1, limits.windowMs)
+    await store.increment(counter, -1, endsAt - now)
     if (mark) await store.release(mark)
   }
-  if (count > limits.calls) {
+  if ((await store.increment(counter, 1, endsAt - now)) > limits.calls) {
     await giveBack()
     return null
   }

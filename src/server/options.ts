@@ -10,7 +10,7 @@ export interface ProxyUser {
   tools: readonly ToolId[]
 }
 
-/** A per-user spend cap: at most `calls` billable tool calls in `windowMs` from the first. */
+/** A per-user spend cap: at most `calls` billable tool calls in each window of `windowMs`, windows counted from the Unix epoch. */
 export interface ProxyLimits {
   calls: number
   windowMs: number

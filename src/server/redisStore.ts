@@ -34,7 +34,7 @@ export interface RedisStoreOptions {
 const INCREMENT = `
 local exists = redis.call('EXISTS', KEYS[1])
 local delta = tonumber(ARGV[1])
-if exists == 0 and delta < 0 then return 0 end
+if exists == 0 and delta <= 0 then return 0 end
 local value = redis.call('INCRBY', KEYS[1], delta)
 if exists == 0 then redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
 return value`

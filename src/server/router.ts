@@ -7,6 +7,7 @@ import { downloadRoute } from './downloadRoute.js'
 import { eventsRoute } from './eventsRoute.js'
 import { crossSite, overRate, signedInUser, toolNotAllowed, type Caller } from './guards.js'
 import { jobRoute } from './jobRoute.js'
+import { usageRoute } from './usage.js'
 import { webhookRoute } from './webhookRoute.js'
 
 /** A route a path under `basePath` matched: its method, and who answers it. */
@@ -30,6 +31,7 @@ const ROUTES: ((rest: string) => Route | undefined)[] = [
   },
   (rest) => (rest === '/events' ? { method: 'GET', run: eventsRoute } : undefined),
   (rest) => (rest === '/webhooks' ? { method: 'POST', open: webhookRoute } : undefined),
+  (rest) => (rest === '/usage' ? { method: 'GET', run: usageRoute } : undefined),
   (rest) => {
     const [, path, handle] = /^(\/.+)\/jobs\/([^/]+)$/.exec(rest) ?? []
     const tool = path ? byPath.get(path) : undefined

@@ -10,8 +10,8 @@
 export interface ProxyStore {
   /**
    * Adds `delta` to the counter at `key` and returns its new value. A counter this call creates
-   * expires `ttlMs` later; a negative `delta` on a missing (expired) counter creates nothing and
-   * returns 0.
+   * expires `ttlMs` later; a `delta` of 0 (a read) or less on a missing (expired) counter creates
+   * nothing and returns 0.
    */
   increment(key: string, delta: number, ttlMs: number): Promise<number>
   /** Sets `key` for `ttlMs` unless it is set: true when this call set it. */

@@ -6,6 +6,7 @@ import {
   type Job,
   type JobHandle,
   type ToolsClientOptions,
+  type Usage,
   type ValidationIssue,
 } from '../client/index.js'
 import { TOOLS, type DeferredToolId, type ToolId, type ToolInput, type ToolResult } from './catalogue.js'
@@ -31,6 +32,8 @@ export interface ToolsClient {
   artifact(url: string, opts?: Pick<CallOptions, 'signal'>): Promise<Blob>
   /** Like `artifact`, with the file name the service gives in `Content-Disposition` (raw: clean it before use). */
   artifactFile(url: string, opts?: Pick<CallOptions, 'signal'>): Promise<ArtifactFile>
+  /** Behind a proxy: the signed-in person's standing under its spend cap (`GET {baseUrl}/usage`). */
+  usage(opts?: Pick<CallOptions, 'signal'>): Promise<Usage>
   /** The issues `run` would refuse the input for, one per field; empty when valid. Sends nothing. */
   validate<T extends ToolId>(tool: T, input: ToolInput<T>): Promise<ValidationIssue[]>
 }

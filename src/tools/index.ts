@@ -23,6 +23,7 @@ export type {
   ToolsClientOptions,
   ToolsErrorKind,
   UploadProgress,
+  Usage,
   ValidationCode,
   ValidationIssue,
   Waiting,

@@ -5,6 +5,8 @@ export const SERVICE = 'https://tools.cabinet.test/v1'
 export const SITE = 'https://partner.test'
 export const SECRET = 'a-test-secret-of-at-least-thirty-two-characters'
 const ALL = TOOLS.map((tool) => tool.id)
+/** A spend cap's window whose end no test run meets (windows are counted from the epoch: this one ends in 2970). */
+export const LONG_WINDOW = 1000 * 365 * 86_400_000
 
 /**
  * A proxy in process for the stand-in service `fetch`, mounted at /api/tools: the user is the
