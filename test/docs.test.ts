@@ -31,7 +31,7 @@ const PARTNER = `
 declare function getSessionUser(request: Request): Promise<{ id: string } | null>
 declare function sessionOf(request: Request, env: Env): Promise<{ user: string; tools: import('@cabinet/tools-react').ToolId[] } | null>
 interface Env { TOOLS_BASE_URL: string; TOOLS_API_KEY: string; TOOLS_PROXY_SECRET: string }
-declare const logger: { warn(line: string): void }
+declare const logger: { warn(line: string): void; warn(fields: object, line: string): void; error(fields: object, line: string): void }
 declare module '*.css'
 `
 

@@ -1,5 +1,6 @@
 // Type contracts derived from the catalogue: checked by `tsc` (npm run typecheck) and by Vitest's
 // typecheck in the unit project. A `@ts-expect-error` that stops being an error fails both.
+import type { ContextManager, Meter, MeterProvider, Tracer, TracerProvider } from '@opentelemetry/api'
 import type { UseQueryResult } from '@tanstack/react-query'
 import type { Ref } from 'react'
 import { describe, expectTypeOf, it } from 'vitest'
@@ -25,6 +26,8 @@ import {
 } from '../src/components/index.js'
 import { useForgetRuns, useValuationRent, type ToolsProviderProps } from '../src/react/index.js'
 import { toolHooks, type ToolHookName } from '../src/react/toolHooks.js'
+import type { PROXY_ERROR_CODES, ProxyEvent, ProxyOutcome, ProxyUpstreamEvent, ToolsProxyOptions } from '../src/server/index.js'
+import type { OtelMeter, OtelRegistry, OtelTracer } from '../src/server/telemetry.js'
 
 const client = createToolsClient({ baseUrl: 'https://tools.example/v1', apiKey: 'key' })
 
@@ -131,5 +134,29 @@ describe('usage', () => {
     // @ts-expect-error: the meter shows the provider's figures, none given to it
     const given: UsageMeterProps = { usage: { used: 1, limit: 2, resetAt: null } }
     void given
+  })
+})
+
+describe('the proxy’s telemetry', () => {
+  it('reads @opentelemetry/api 1.x through interfaces the real one fits', () => {
+    expectTypeOf<Tracer>().toExtend<OtelTracer>()
+    expectTypeOf<Meter>().toExtend<OtelMeter>()
+    expectTypeOf<ContextManager>().toExtend<NonNullable<OtelRegistry['context']>>()
+    expectTypeOf<TracerProvider>().toExtend<NonNullable<OtelRegistry['trace']>>()
+    expectTypeOf<MeterProvider>().toExtend<NonNullable<OtelRegistry['metrics']>>()
+  })
+
+  it('gives onEvent a union narrowed by its type', () => {
+    const onEvent: ToolsProxyOptions['onEvent'] = (event) => {
+      if (event.type === 'request') {
+        expectTypeOf(event.outcome).toEqualTypeOf<ProxyOutcome>()
+        expectTypeOf(event.code).toEqualTypeOf<(typeof PROXY_ERROR_CODES)[keyof typeof PROXY_ERROR_CODES] | undefined>()
+        // @ts-expect-error only a stream's event has `change`
+        void event.change
+      } else if (event.type === 'stream') expectTypeOf(event.open).toBeNumber()
+      else expectTypeOf(event).toEqualTypeOf<ProxyUpstreamEvent>()
+    }
+    void onEvent
+    expectTypeOf<Parameters<NonNullable<ToolsProxyOptions['onEvent']>>[0]>().toEqualTypeOf<ProxyEvent>()
   })
 })

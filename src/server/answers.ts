@@ -10,11 +10,19 @@ export function errorAnswer(
   message: string,
   extra: { details?: Record<string, unknown>; headers?: Record<string, string> } = {},
 ): Response {
-  return Response.json(
+  const answer = Response.json(
     { error: { code: PROXY_ERROR_CODES[code], message, ...extra.details } },
     { status, headers: { ...SAFE_HEADERS, ...extra.headers } },
   )
+  codes.set(answer, PROXY_ERROR_CODES[code])
+  return answer
 }
+
+/** The code of each of the proxy's own error answers, for its telemetry: never read back from a body. */
+const codes = new WeakMap<Response, (typeof PROXY_ERROR_CODES)[ProxyErrorCode]>()
+
+/** The proxy's own error code, when `answer` is one of its error answers. */
+export const proxyCodeOf = (answer: Response) => codes.get(answer)
 
 /** The service's headers that mean something to the browser's client; nothing else crosses. */
 export function relayedHeaders(from: Headers): Record<string, string> {

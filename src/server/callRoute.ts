@@ -61,7 +61,7 @@ export async function callRoute(context: ProxyContext, request: Request, user: C
     } else {
       bodySent()
     }
-    const upstream = await service.send(service.base + tool.path, { method: 'POST', headers, body, duplex: 'half', signal: timer.signal })
+    const upstream = await service.send(tool.path, { method: 'POST', headers, body, duplex: 'half', signal: timer.signal }, request)
     if (isRedirect(upstream)) {
       outcome = 'unsent' // a redirect is no answer: nothing was processed
       await upstream.body?.cancel()
@@ -86,6 +86,7 @@ export async function callRoute(context: ProxyContext, request: Request, user: C
     return service.failed(`POST ${tool.path}`, failure, request)
   } finally {
     timer.stop()
+    context.telemetry.note(request, { billed: billable(outcome) })
     if (!billable(outcome)) await giveBack()
   }
 }

@@ -6,6 +6,7 @@ import type { Caller } from './guards.js'
 import { checkOptions, type ProxyLimits, type ProxyRate, type ToolsProxyOptions } from './options.js'
 import { createService, type Service } from './service.js'
 import { createSigner } from './signing.js'
+import { createTelemetry, type Telemetry } from './telemetry.js'
 import { memoryStore } from './memoryStore.js'
 import { guardStore, type ProxyStore } from './store.js'
 import { readWebhookJob, webhookKeys, type WebhookOptions } from './webhooks.js'
@@ -42,6 +43,8 @@ export interface ProxyContext {
   readonly store: ProxyStore
   readonly handles: Handles
   readonly service: Service
+  /** Spans, metrics and `onEvent`: the router observes each request, routes `note` what they learn. */
+  readonly telemetry: Telemetry
   readonly jobStatus: JobStatus
   readonly events: ReturnType<typeof createEventStreams<UserStreamedJob>>
   /** With `webhooks`: the keys their signatures are checked with, how a body names its job, its caps, the bodies being read. */
@@ -81,7 +84,11 @@ export function createContext(
   const maxAnswerBytes = options.maxAnswerBytes ?? DEFAULT_MAX_ANSWER
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT
   const store = guardStore(options.store ?? memoryStore(), STORE_LIMIT)
-  const service = createService(options, base, { maxAnswerBytes, timeoutMs })
+  const basePath = options.basePath.replace(/\/+$/, '')
+  const signer = createSigner(options.secret)
+  // Its `report` is the service's, which strikes out the key and the secret.
+  const telemetry = createTelemetry({ basePath, service: base, onEvent: options.onEvent, signer, report: (message) => service.report(message) })
+  const service = createService(options, base, { maxAnswerBytes, timeoutMs }, telemetry)
   const jobStatus = createJobStatus(store, service.readJob, {
     freshMs: 1000,
     keepMs: STATUS_TTL,
@@ -91,7 +98,7 @@ export function createContext(
   })
   const context: ProxyContext = {
     options,
-    basePath: options.basePath.replace(/\/+$/, ''),
+    basePath,
     limits: options.limits,
     rate: options.rate ?? DEFAULT_RATE,
     maxUploadBytes,
@@ -103,8 +110,9 @@ export function createContext(
     downloadOrigins: options.downloadOrigins ?? [],
     allowedOrigins: options.allowedOrigins ?? [],
     store,
-    handles: createHandles(createSigner(options.secret)),
+    handles: createHandles(signer),
     service,
+    telemetry,
     jobStatus,
     events: createEventStreams<UserStreamedJob>(jobStatus, {
       streamMaxMs: options.streamMaxMs ?? 5 * 60 * 1000,

@@ -15,7 +15,7 @@ export async function downloadRoute(context: ProxyContext, request: Request, use
   const timer = upstreamTimer(context.timeoutMs, request.signal)
   timer.start()
   try {
-    const first = await service.send(service.base + opened.path, { signal: timer.signal })
+    const first = await service.send(opened.path, { signal: timer.signal }, request)
     // Headers are in: the file itself may take as long as it takes to stream.
     timer.stop()
     const upstream = await followDownload(first, service.base + opened.path, context.downloadOrigins, service.fetch, request.signal)

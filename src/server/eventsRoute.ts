@@ -32,8 +32,10 @@ export async function eventsRoute(context: ProxyContext, request: Request, user:
     return errorAnswer(429, 'tooManyStreams', 'Too many event streams are open for this user.', { headers: { 'Retry-After': '5' } })
   }
   streamsOf.set(user.user, open + 1)
+  context.telemetry.stream('opened')
   // Counted while open: the page closing it, or its end, gives the place back.
   return context.events.open(jobs, request.headers.get('last-event-id'), request.signal, () => {
+    context.telemetry.stream('closed')
     const left = (streamsOf.get(user.user) ?? 1) - 1
     if (left > 0) streamsOf.set(user.user, left)
     else streamsOf.delete(user.user)

@@ -1,6 +1,7 @@
 // The server proxy: the service key stays on the server; the browser talks to `basePath`.
 export { createToolsProxy } from './proxy.js'
 export type { ProxyLimits, ProxyRate, ProxyUser, ToolsProxy, ToolsProxyOptions } from './proxy.js'
+export type { ProxyEvent, ProxyOutcome, ProxyRequestEvent, ProxyRouteKind, ProxyStreamEvent, ProxyUpstreamEvent } from './proxy.js'
 export { memoryStore } from './memoryStore.js'
 export type { MemoryStoreOptions } from './memoryStore.js'
 export { redisStore } from './redisStore.js'

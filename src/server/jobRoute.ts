@@ -18,5 +18,6 @@ export async function jobRoute(context: ProxyContext, request: Request, user: Ca
     if (error instanceof StoreUnavailable) throw error
     return context.service.failed(`GET ${tool.path}/jobs`, failureOf(error, { timedOut: false, signal: request.signal }), request)
   }
+  context.telemetry.note(request, { upstreamStatus: snapshot.status })
   return replyResponse(await jobReply(context, snapshot, user, tool, jobId, handle))
 }

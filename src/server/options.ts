@@ -1,4 +1,5 @@
 import { getTool, type ToolId } from '../tools/index.js'
+import type { ProxyEvent } from './proxyEvent.js'
 import type { ProxyStore } from './store.js'
 import type { WebhookOptions } from './webhooks.js'
 
@@ -73,6 +74,14 @@ export interface ToolsProxyOptions {
   streamsPerUser?: number
   /** Where the proxy reports what a partner should see (an unreachable service, a refused key, a failing store). Default `console.error`. Never given the key or the secret. */
   onError?: (message: string) => void
+  /**
+   * Told what the proxy did, for a logger: each request answered (route, tool, outcome, the
+   * proxy's code, the service's status, billed or not), each request to the service, each event
+   * stream opened and closed. Never given the key, a secret, a handle, a file token, the user's
+   * input, or a user id (only its keyed hash). One that throws is reported to `onError`, and the
+   * request goes on. OpenTelemetry, when an SDK is registered, gets the same.
+   */
+  onEvent?: (event: ProxyEvent) => void
 }
 
 export interface ToolsProxy {

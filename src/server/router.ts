@@ -7,12 +7,16 @@ import { downloadRoute } from './downloadRoute.js'
 import { eventsRoute } from './eventsRoute.js'
 import { crossSite, overRate, signedInUser, toolNotAllowed, type Caller } from './guards.js'
 import { jobRoute } from './jobRoute.js'
+import type { ProxyRouteKind } from './proxyEvent.js'
 import { usageRoute } from './usage.js'
 import { webhookRoute } from './webhookRoute.js'
 
 /** A route a path under `basePath` matched: its method, and who answers it. */
 interface Route {
   method: 'GET' | 'POST'
+  kind: ProxyRouteKind
+  /** Its path after `basePath` with every handle and token a placeholder: the telemetry's `http.route`. */
+  name: string
   /** The tool the user must be allowed. */
   tool?: ToolId
   /** A signed-in user's request (checked for site, sign-in and rate first). */
@@ -27,20 +31,23 @@ const byPath = new Map<string, Tool>(TOOLS.map((tool) => [tool.path, tool]))
 const ROUTES: ((rest: string) => Route | undefined)[] = [
   (rest) => {
     const tool = byPath.get(rest)
-    return tool && { method: 'POST', tool: tool.id, run: (context, request, user) => callRoute(context, request, user, tool) }
+    return tool && { method: 'POST', kind: 'call', name: tool.path, tool: tool.id, run: (context, request, user) => callRoute(context, request, user, tool) }
   },
-  (rest) => (rest === '/events' ? { method: 'GET', run: eventsRoute } : undefined),
-  (rest) => (rest === '/webhooks' ? { method: 'POST', open: webhookRoute } : undefined),
-  (rest) => (rest === '/usage' ? { method: 'GET', run: usageRoute } : undefined),
+  (rest) => (rest === '/events' ? { method: 'GET', kind: 'events', name: rest, run: eventsRoute } : undefined),
+  (rest) => (rest === '/webhooks' ? { method: 'POST', kind: 'webhooks', name: rest, open: webhookRoute } : undefined),
+  (rest) => (rest === '/usage' ? { method: 'GET', kind: 'usage', name: rest, run: usageRoute } : undefined),
   (rest) => {
     const [, path, handle] = /^(\/.+)\/jobs\/([^/]+)$/.exec(rest) ?? []
     const tool = path ? byPath.get(path) : undefined
     if (tool?.mode !== 'deferred') return undefined
-    return { method: 'GET', tool: tool.id, run: (context, request, user) => jobRoute(context, request, user, tool, decodeSegment(handle!)) }
+    const run: Route['run'] = (context, request, user) => jobRoute(context, request, user, tool, decodeSegment(handle!))
+    return { method: 'GET', kind: 'job', name: `${tool.path}/jobs/{handle}`, tool: tool.id, run }
   },
   (rest) => {
     const [, token] = /^\/artifacts\/([^/]+)(?:\/[^/]*)?$/.exec(rest) ?? []
-    return token === undefined ? undefined : { method: 'GET', run: (context, request, user) => downloadRoute(context, request, user, decodeSegment(token)) }
+    if (token === undefined) return undefined
+    const run: Route['run'] = (context, request, user) => downloadRoute(context, request, user, decodeSegment(token))
+    return { method: 'GET', kind: 'download', name: '/artifacts/{token}/{name}', run }
   },
 ]
 
@@ -52,7 +59,8 @@ export async function route(context: ProxyContext, request: Request): Promise<Re
   let matched: Route | undefined
   for (const match of rest === undefined ? [] : ROUTES) if ((matched = match(rest!))) break
   if (!matched) return refuse(request, errorAnswer(404, 'notFound', 'Not found.'), timeoutMs)
-  const { method } = matched
+  const { method, kind, tool } = matched
+  context.telemetry.note(request, { kind, route: basePath + matched.name, tool })
   if (request.method !== method && !(method === 'GET' && request.method === 'HEAD')) {
     return refuse(request, errorAnswer(405, 'methodNotAllowed', `Use ${method}.`, { headers: { Allow: method } }), timeoutMs)
   }
@@ -62,12 +70,13 @@ export async function route(context: ProxyContext, request: Request): Promise<Re
   }
   const user = await signedInUser(context, request)
   if (!user) return refuse(request, errorAnswer(401, 'unauthorized', 'Sign in to use the tools.'), timeoutMs)
+  context.telemetry.note(request, { user: user.user })
   const wait = await overRate(context, user)
   if (wait !== undefined) {
     const headers = { 'Retry-After': String(wait) }
     return refuse(request, errorAnswer(429, 'rateLimited', 'Too many requests; try again shortly.', { headers }), timeoutMs)
   }
-  if (matched.tool && !user.tools.includes(matched.tool)) return refuse(request, toolNotAllowed(matched.tool), timeoutMs)
+  if (tool && !user.tools.includes(tool)) return refuse(request, toolNotAllowed(tool), timeoutMs)
   return matched.run!(context, request, user)
 }
 

@@ -1,6 +1,7 @@
 import { errorAnswer, relayedHeaders } from './answers.js'
 import { endedIn, type JobKey, type JobSnapshot } from './jobStatus.js'
 import type { ToolsProxyOptions } from './options.js'
+import type { Telemetry } from './telemetry.js'
 import { failureOf, isRedirect, readCapped, upstreamTimer, UpstreamFailure } from './upstream.js'
 
 /** The service's answer as the proxy passes it on: its status, the headers that may cross, its body's text. */
@@ -18,6 +19,7 @@ export function createService(
   options: Pick<ToolsProxyOptions, 'apiKey' | 'secret' | 'fetch' | 'onError'>,
   base: string,
   limits: { maxAnswerBytes: number; timeoutMs: number },
+  telemetry: Telemetry,
 ) {
   const fetcher = options.fetch ?? globalThis.fetch
   let lastKey = typeof options.apiKey === 'string' ? options.apiKey : ''
@@ -30,21 +32,25 @@ export function createService(
     ;(options.onError ?? console.error)(line)
   }
 
-  /** A request to the service with the key; never follows a redirect (no runtime's fetch may take the key elsewhere). */
-  const send = async (url: string, init: RequestInit & { duplex?: 'half' }) => {
-    const headers = new Headers(init.headers)
-    headers.set('Authorization', `Bearer ${await apiKey()}`)
-    headers.set('Accept', 'application/json, */*')
-    try {
-      return await fetcher(url, { ...init, headers, redirect: init.body ? UPLOAD_REDIRECT : 'manual' })
-    } catch (error) {
-      // 'error' mode: the service redirected an upload.
-      if (init.body && UPLOAD_REDIRECT === 'error' && /redirect/i.test(String((error as { cause?: unknown })?.cause ?? error))) {
-        throw new UpstreamFailure('redirect', 'an upload was redirected')
+  /**
+   * A request to the service (`path` under its base) with the key; never follows a redirect (no
+   * runtime's fetch may take the key elsewhere). `from` is the page's request it serves, if one.
+   */
+  const send = (path: string, init: RequestInit & { duplex?: 'half' }, from?: Request) =>
+    telemetry.upstream({ method: init.method ?? 'GET', path, from }, async () => {
+      const headers = new Headers(init.headers)
+      headers.set('Authorization', `Bearer ${await apiKey()}`)
+      headers.set('Accept', 'application/json, */*')
+      try {
+        return await fetcher(base + path, { ...init, headers, redirect: init.body ? UPLOAD_REDIRECT : 'manual' })
+      } catch (error) {
+        // 'error' mode: the service redirected an upload.
+        if (init.body && UPLOAD_REDIRECT === 'error' && /redirect/i.test(String((error as { cause?: unknown })?.cause ?? error))) {
+          throw new UpstreamFailure('redirect', 'an upload was redirected')
+        }
+        throw error
       }
-      throw error
-    }
-  }
+    })
 
   /** The service's answer, read whole up to `maxAnswerBytes`, with the headers that may cross. */
   const answerOf = async (upstream: Response): Promise<Answer> => ({
@@ -58,7 +64,7 @@ export function createService(
     const timer = upstreamTimer(limits.timeoutMs)
     timer.start()
     try {
-      const upstream = await send(`${base}${toolPath}/jobs/${encodeURIComponent(jobId)}`, { signal: timer.signal })
+      const upstream = await send(`${toolPath}/jobs/${encodeURIComponent(jobId)}`, { signal: timer.signal })
       if (isRedirect(upstream)) throw new UpstreamFailure('redirect', 'a job read was redirected')
       const answer = await answerOf(upstream)
       const ok = answer.status >= 200 && answer.status < 300

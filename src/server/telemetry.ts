@@ -1,0 +1,288 @@
+// What the proxy did, told to OpenTelemetry (when an SDK is registered) and to `onEvent`.
+//
+// `@opentelemetry/api` is an optional peer and is never imported: a static import breaks a
+// partner without it, a dynamic one breaks bundlers. Its 1.x registers every provider on one
+// global object (`Symbol.for('opentelemetry.js.api.1')`), whichever copy of the API did it, and
+// keys a context's span with `Symbol.for('OpenTelemetry Context Key SPAN')`: both are read here.
+// With nothing registered and no `onEvent`, a request costs one property read.
+import type { ToolId } from '../tools/index.js'
+import { proxyCodeOf } from './answers.js'
+import type { ProxyEvent, ProxyOutcome, ProxyRequestEvent, ProxyRouteKind, ProxyUpstreamEvent } from './proxyEvent.js'
+import type { Signer } from './signing.js'
+import { UpstreamFailure } from './upstream.js'
+
+/** The part of `@opentelemetry/api` 1.x the proxy uses (test/types.test-d.ts checks the real one fits). */
+export type OtelAttributes = Record<string, string | number | boolean | undefined>
+export interface OtelContext {
+  getValue(key: symbol): unknown
+  setValue(key: symbol, value: unknown): OtelContext
+  deleteValue(key: symbol): OtelContext
+}
+export interface OtelSpan {
+  setAttributes(attributes: OtelAttributes): unknown
+  setStatus(status: { code: number }): unknown
+  updateName(name: string): unknown
+  end(): void
+}
+export interface OtelTracer {
+  startSpan(name: string, options?: { kind?: number; attributes?: OtelAttributes }, context?: OtelContext): OtelSpan
+}
+export interface OtelInstrument {
+  add(value: number, attributes?: OtelAttributes): void
+}
+export interface OtelHistogram {
+  record(value: number, attributes?: OtelAttributes): void
+}
+type InstrumentOptions = { description?: string; unit?: string; advice?: { explicitBucketBoundaries?: number[] } }
+export interface OtelMeter {
+  createCounter(name: string, options?: InstrumentOptions): OtelInstrument
+  createUpDownCounter(name: string, options?: InstrumentOptions): OtelInstrument
+  createHistogram(name: string, options?: InstrumentOptions): OtelHistogram
+}
+export interface OtelRegistry {
+  trace?: { getTracer(name: string, version?: string): OtelTracer }
+  metrics?: { getMeter(name: string, version?: string): OtelMeter }
+  context?: { active(): OtelContext; with<T>(context: OtelContext, fn: () => T): T }
+}
+
+const REGISTRY = Symbol.for('opentelemetry.js.api.1')
+const SPAN_KEY = Symbol.for('OpenTelemetry Context Key SPAN')
+const SCOPE = '@cabinet/tools-react'
+const SPAN_INTERNAL = 0
+const SPAN_CLIENT = 2
+const STATUS_ERROR = 2
+/** The semantic conventions' buckets for HTTP durations, in seconds. */
+const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 0.75, 1, 2.5, 5, 7.5, 10]
+/** User hashes kept, at most, before the cache starts over. */
+const MAX_HASHES = 1000
+
+/** A context with a parent span, for a runtime with no context manager registered. */
+class SpanContext implements OtelContext {
+  constructor(private readonly values = new Map<symbol, unknown>()) {}
+  getValue(key: symbol) {
+    return this.values.get(key)
+  }
+  setValue(key: symbol, value: unknown): OtelContext {
+    return new SpanContext(new Map(this.values).set(key, value))
+  }
+  deleteValue(key: symbol): OtelContext {
+    const values = new Map(this.values)
+    values.delete(key)
+    return new SpanContext(values)
+  }
+}
+
+/** What the router and the routes tell of a request, as they learn it. */
+export interface RequestFacts {
+  kind?: ProxyRouteKind
+  route?: string
+  tool?: ToolId
+  /** The user's id: only its keyed hash is ever told. */
+  user?: string
+  billed?: boolean
+  upstreamStatus?: number
+}
+
+interface Observed extends RequestFacts {
+  span: OtelSpan | undefined
+  userHash?: Promise<string>
+}
+
+/** The instruments, made once per meter provider. */
+function instrumentsOf(meter: OtelMeter) {
+  return {
+    calls: meter.createCounter('cabinet.tools.proxy.calls', { description: 'Tool calls, by tool and outcome.' }),
+    refusals: meter.createCounter('cabinet.tools.proxy.refusals', { description: 'The proxy’s own error answers, by code.' }),
+    upstream: meter.createHistogram('cabinet.tools.proxy.upstream.duration', {
+      description: 'Requests to the service, until their answer’s headers.',
+      unit: 's',
+      advice: { explicitBucketBoundaries: DURATION_BUCKETS },
+    }),
+    webhooks: meter.createCounter('cabinet.tools.proxy.webhooks', { description: 'Webhooks taken in and refused.' }),
+    streams: meter.createUpDownCounter('cabinet.tools.proxy.streams', { description: 'Event streams open.' }),
+  }
+}
+
+type Instruments = ReturnType<typeof instrumentsOf>
+
+interface Registered {
+  tracer: OtelTracer | undefined
+  instruments: Instruments | undefined
+  context: OtelRegistry['context']
+}
+const NOTHING: Registered = { tracer: undefined, instruments: undefined, context: undefined }
+
+/** The service's path with its job ids and file paths replaced: no id, few distinct values. */
+const upstreamTemplate = (path: string) => path.replace(/^\/artifacts\/.*$/, '/artifacts/{file}').replace(/\/jobs\/[^/]+$/, '/jobs/{jobId}')
+
+export function createTelemetry(options: {
+  basePath: string
+  /** The service's base address, ending in `/v1`. */
+  service: string
+  onEvent: ((event: ProxyEvent) => void) | undefined
+  /** Hashes a user's id with the proxy's secret. */
+  signer: Signer
+  report: (message: string) => void
+}) {
+  const { basePath, service, onEvent, signer, report } = options
+  const serviceHost = new URL(service).hostname
+  const observed = new WeakMap<Request, Observed>()
+  const hashes = new Map<string, Promise<string>>()
+  let tracer: { of: unknown; tracer: OtelTracer } | undefined
+  let meter: { of: unknown; instruments: Instruments } | undefined
+  let openStreams = 0
+
+  /** What is registered now (an SDK may be registered after the proxy is made): a tracer, instruments, a context manager. */
+  const registered = (): Registered => {
+    const registry = (globalThis as { [REGISTRY]?: OtelRegistry })[REGISTRY]
+    if (!registry) return NOTHING
+    const { trace, metrics, context } = registry
+    if (trace && tracer?.of !== trace) tracer = { of: trace, tracer: trace.getTracer(SCOPE) }
+    if (metrics && meter?.of !== metrics) meter = { of: metrics, instruments: instrumentsOf(metrics.getMeter(SCOPE)) }
+    return { tracer: trace && tracer!.tracer, instruments: metrics && meter!.instruments, context }
+  }
+
+  /** Tells `onEvent`; one that throws (or rejects) is reported and never breaks the request. */
+  const tell = (event: ProxyEvent) => {
+    if (!onEvent) return
+    const failed = (error: unknown) => report(`onEvent failed: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`)
+    try {
+      const result = onEvent(event) as unknown
+      if (result instanceof Promise) result.catch(failed)
+    } catch (error) {
+      failed(error)
+    }
+  }
+
+  const hashOf = (user: string) => {
+    let hash = hashes.get(user)
+    if (!hash) {
+      if (hashes.size >= MAX_HASHES) hashes.clear()
+      hash = signer.sign(['telemetry', user]).then((signature) => signature.slice(0, 22))
+      hashes.set(user, hash)
+    }
+    return hash
+  }
+
+  /** The end of an observed request: its span's attributes and end, its metrics, its event. */
+  async function finish(request: Request, facts: Observed, response: Response, started: number, instruments: Instruments | undefined) {
+    const { span, kind, route, tool, billed, upstreamStatus } = facts
+    const { status } = response
+    const code = proxyCodeOf(response)
+    const outcome: ProxyOutcome = billed ? 'billed' : !code ? 'answered' : status < 499 ? 'refused' : 'failed'
+    const user = facts.userHash && (await facts.userHash.catch(() => undefined))
+    const path = route ?? `${basePath}/{unmatched}`
+    if (span) {
+      span.updateName(route ? `${request.method} ${route}` : request.method)
+      span.setAttributes({
+        'http.request.method': request.method,
+        'http.response.status_code': status,
+        'http.route': route,
+        'url.path': path,
+        'error.type': status >= 500 ? (code ?? String(status)) : undefined,
+        'user.hash': user,
+        'cabinet.tools.route': kind,
+        'cabinet.tools.tool': tool,
+        'cabinet.tools.outcome': outcome,
+        'cabinet.tools.code': code,
+        'cabinet.tools.upstream_status': upstreamStatus,
+        'cabinet.tools.billed': billed,
+      })
+      if (status >= 500) span.setStatus({ code: STATUS_ERROR })
+      span.end()
+    }
+    if (instruments) {
+      if (kind === 'call') instruments.calls.add(1, { 'cabinet.tools.tool': tool, 'cabinet.tools.outcome': outcome })
+      if (code) instruments.refusals.add(1, { 'cabinet.tools.code': code, 'http.response.status_code': status })
+      if (kind === 'webhooks') instruments.webhooks.add(1, { 'cabinet.tools.outcome': status < 300 ? 'taken' : 'refused', 'cabinet.tools.code': code })
+    }
+    const event: ProxyRequestEvent = {
+      type: 'request',
+      outcome,
+      method: request.method,
+      kind,
+      route,
+      path,
+      tool,
+      status,
+      code,
+      upstreamStatus,
+      billed,
+      user,
+      durationMs: performance.now() - started,
+    }
+    tell(event)
+  }
+
+  return {
+    /** Answers `request` with `answer()` inside a span of its own, then tells what became of it. */
+    async observe(request: Request, answer: () => Promise<Response>): Promise<Response> {
+      const now = registered()
+      if (!now.tracer && !now.instruments && !onEvent) return answer()
+      const started = performance.now()
+      const span = now.tracer?.startSpan(request.method, { kind: SPAN_INTERNAL, attributes: { 'http.request.method': request.method } })
+      const facts: Observed = { span }
+      observed.set(request, facts)
+      // With a context manager, what runs inside (a shared job read, the partner's fetch instrumentation) is the span's child.
+      const { context } = now
+      let response: Response
+      try {
+        response = await (span && context ? context.with(context.active().setValue(SPAN_KEY, span), answer) : answer())
+      } catch (error) {
+        span?.end()
+        throw error
+      }
+      await finish(request, facts, response, started, now.instruments).catch((error: unknown) => report(`telemetry failed: ${String(error)}`))
+      return response
+    },
+
+    /** What the router or a route learned of a request being observed. */
+    note(request: Request, facts: RequestFacts) {
+      const known = observed.get(request)
+      if (!known) return
+      Object.assign(known, facts)
+      if (facts.user !== undefined) known.userHash = hashOf(facts.user)
+    },
+
+    /** One request to the service (`path` under its base) by `send()`; `from` is the page's request it serves, when there is one. */
+    async upstream(request: { method: string; path: string; from?: Request }, send: () => Promise<Response>): Promise<Response> {
+      const now = registered()
+      if (!now.tracer && !now.instruments && !onEvent) return send()
+      const { method, from } = request
+      const template = upstreamTemplate(request.path)
+      const parent = from && observed.get(from)
+      const context = parent?.span ? (now.context?.active() ?? new SpanContext()).setValue(SPAN_KEY, parent.span) : undefined
+      const attributes = { 'http.request.method': method, 'url.template': template, 'url.full': service + template, 'server.address': serviceHost }
+      const span = now.tracer?.startSpan(`${method} ${template}`, { kind: SPAN_CLIENT, attributes }, context)
+      const started = performance.now()
+      let status: number | undefined
+      let failure: ProxyUpstreamEvent['failure']
+      try {
+        const response = await send()
+        status = response.status
+        if (parent) parent.upstreamStatus = status
+        return response
+      } catch (error) {
+        failure = error instanceof UpstreamFailure ? error.reason : 'unreachable'
+        throw error
+      } finally {
+        const seconds = (performance.now() - started) / 1000
+        const errorType = failure ?? (status! >= 500 ? String(status) : undefined)
+        span?.setAttributes({ 'http.response.status_code': status, 'error.type': errorType })
+        if (errorType) span?.setStatus({ code: STATUS_ERROR })
+        span?.end()
+        now.instruments?.upstream.record(seconds, { 'http.request.method': method, 'url.template': template, 'http.response.status_code': status, 'error.type': errorType })
+        tell({ type: 'upstream', method, path: template, status, failure, durationMs: seconds * 1000 })
+      }
+    },
+
+    /** An event stream opened or closed on this instance. */
+    stream(change: 'opened' | 'closed') {
+      openStreams += change === 'opened' ? 1 : -1
+      registered().instruments?.streams.add(change === 'opened' ? 1 : -1)
+      tell({ type: 'stream', change, open: openStreams })
+    },
+  }
+}
+
+export type Telemetry = ReturnType<typeof createTelemetry>
