@@ -3,7 +3,26 @@
 import { storybookTest } from '@storybook/addon-vitest/vitest-plugin'
 import { playwright } from '@vitest/browser-playwright'
 import react from '@vitejs/plugin-react'
+import { fileURLToPath } from 'node:url'
 import { defineConfig } from 'vitest/config'
+
+/** The component tests, run on React 19 (project `unit`) and again on React 18.3 (project `react-18`). */
+const COMPONENT_TESTS = [
+  'test/artifact-viewer.test.tsx',
+  'test/components-shape.test.tsx',
+  'test/error-notice.test.tsx',
+  'test/job-progress.test.tsx',
+  'test/server-notices.test.tsx',
+  'test/tool-runner.test.tsx',
+  'test/upload-form.test.tsx',
+  'test/waiting.test.tsx',
+]
+
+/** React 18.3 and its react-dom, nested in test/react-18 so that react-dom 18 loads its own react. */
+const REACT_18 = fileURLToPath(new URL('./test/react-18/node_modules/', import.meta.url))
+const TESTING_LIBRARY_REACT_ESM = fileURLToPath(
+  new URL('./node_modules/@testing-library/react/dist/@testing-library/react.esm.js', import.meta.url),
+)
 
 /**
  * The browser provider for browser-mode projects: the system's Chromium (Debian's package, path in
@@ -40,6 +59,23 @@ export default defineConfig({
           setupFiles: ['test/setup.ts'],
           // Type contracts (`*.test-d.ts`, expectTypeOf and @ts-expect-error) are checked by tsc in the same run.
           typecheck: { enabled: true, include: ['test/**/*.test-d.ts'], tsconfig: 'tsconfig.json' },
+        },
+      },
+      // The same component tests on React 18.3, a supported peer. The libraries that import React
+      // are inlined, so the alias reaches them too and one React runs the whole test.
+      {
+        extends: true,
+        test: {
+          name: 'react-18',
+          environment: 'jsdom',
+          include: COMPONENT_TESTS,
+          setupFiles: ['test/setup.ts'],
+          alias: [
+            { find: /^(react|react-dom)(\/.*)?$/, replacement: `${REACT_18}$1$2` },
+            // Its ESM build: the CommonJS one would load react-dom with Node's require, past the alias.
+            { find: /^@testing-library\/react$/, replacement: TESTING_LIBRARY_REACT_ESM },
+          ],
+          server: { deps: { inline: ['@tanstack/react-query', '@testing-library/react', 'react-dropzone'] } },
         },
       },
       // Every story as a test in headless Chromium: rendered, its play function run, then checked
