@@ -30,8 +30,10 @@ const TESTING_LIBRARY_REACT_ESM = fileURLToPath(
  * machines cannot fetch. The flags keep it headless and quiet in containers (often run as root,
  * hence --no-sandbox) and stop it from phoning home.
  */
-export function chromiumProvider() {
+export function chromiumProvider(colorScheme?: 'light' | 'dark') {
   return playwright({
+    // The system's colour scheme the page sees (prefers-color-scheme); Chromium's own by default.
+    contextOptions: colorScheme ? { colorScheme } : undefined,
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH || undefined,
       args: [
@@ -95,6 +97,23 @@ export default defineConfig({
             // The provider passes Vitest's own headless flag to Playwright: without it, it asks for a display.
             headless: true,
             provider: chromiumProvider(),
+            instances: [{ browser: 'chromium' }],
+          },
+        },
+      },
+      // The stories tagged `dark-scheme` again, with the system's dark mode on: a page that asks
+      // for no theme must still read well (axe's contrast rule, as in every story).
+      {
+        extends: true,
+        plugins: [storybookTest({ configDir: '.storybook', tags: { include: ['dark-scheme'] } })],
+        test: {
+          name: 'storybook-dark-scheme',
+          testTimeout: 30_000,
+          sequence: { groupOrder: 1 },
+          browser: {
+            enabled: true,
+            headless: true,
+            provider: chromiumProvider('dark'),
             instances: [{ browser: 'chromium' }],
           },
         },
