@@ -7,6 +7,10 @@
 // The stream's code is a chunk of its own that a page loads only when a proxy first names a
 // stream, so a bundler splits it off; size-limit counts it in. Goals stay smaller (Stripe's
 // React kit is 4.7 kB): see the README.
+// The component limits rose by 0.4 kB for issue 25 (measured 35.63 → 36.08 and 36.81 → 37.25):
+// forwardRef on every root, so refs work on React 18.3; one rule for what can
+// get a failed run through, shared by the notices and both forms; <UploadForm> following its own
+// job to the result; file links compared as resolved URLs; result labels from the messages.
 module.exports = [
   {
     name: "import { createToolsClient } from '@cabinet/tools-react/client'",
@@ -28,7 +32,7 @@ module.exports = [
     import: '{ ToolsProvider, ToolRunner }',
     gzip: true,
     // zod/mini 5.3 kB and react-dropzone with file-selector and attr-accept 5.95 kB of it.
-    limit: '35.7 kB',
+    limit: '36.1 kB',
   },
   {
     // Every export of the main entry: locales other than English are entries of their own
@@ -43,6 +47,6 @@ module.exports = [
     path: 'dist/entries/index.js',
     import: '*',
     gzip: true,
-    limit: '37.1 kB',
+    limit: '37.3 kB',
   },
 ]

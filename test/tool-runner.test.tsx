@@ -207,6 +207,14 @@ describe('<ToolRunner>', () => {
     expect(enabledButtons()).toEqual(['Run'])
   })
 
+  it('reads well with no stylesheet: each label on its own line above its field, not run into it', () => {
+    const { container } = render(<ToolRunner tool="valuation/rent" input={{ propertyCategory: 'apartment' }} />, { wrapper: Provider })
+    for (const label of container.querySelectorAll('label')) {
+      expect(label.nextElementSibling?.tagName, label.textContent!).toBe('BR')
+      expect(label.nextElementSibling!.nextElementSibling).toBe(document.getElementById(label.htmlFor))
+    }
+  })
+
   it('speaks Russian with the Russian messages', () => {
     render(
       <ToolsProvider baseUrl={MOCK_BASE_URL} apiKey={MOCK_KEYS.demo} messages={ru}>

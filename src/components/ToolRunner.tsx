@@ -190,6 +190,8 @@ export const ToolRunner = withRef(function ToolRunner<T extends ToolId>(
               {messages.fields[name]}
               {!required && <span className="ct-label__optional"> {messages.fields.optional}</span>}
             </label>
+            {/* With no stylesheet the label sits above its field, not run into it; the theme's grid does it otherwise. */}
+            <br />
             {type === 'json' ? (
               <textarea {...common} className="ct-input ct-input--code" rows={3} spellCheck={false} onChange={change} />
             ) : (
