@@ -4,7 +4,7 @@ import { storybookTest } from '@storybook/addon-vitest/vitest-plugin'
 import { playwright } from '@vitest/browser-playwright'
 import react from '@vitejs/plugin-react'
 import { fileURLToPath } from 'node:url'
-import { defineConfig } from 'vitest/config'
+import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config'
 
 /** The component tests, run on React 19 (project `unit`) and again on React 18.3 (project `react-18`). */
 const COMPONENT_TESTS = [
@@ -48,6 +48,32 @@ export function chromiumProvider(colorScheme?: 'light' | 'dark') {
   })
 }
 
+/** Stories as tests in headless Chromium: those with `tags` (default: every one), the system in `colorScheme`. */
+function storybookProject(
+  name: string,
+  { tags, colorScheme }: { tags?: string[]; colorScheme?: 'light' | 'dark' } = {},
+): TestProjectInlineConfiguration {
+  return {
+    extends: true,
+    plugins: [storybookTest({ configDir: '.storybook', tags: tags && { include: tags } })],
+    test: {
+      name,
+      // A story's play function waits for simulated jobs and downloads: give it room.
+      testTimeout: 30_000,
+      // After the unit tests, not beside them: on a small CI machine a browser running
+      // alongside skews the timing the unit tests of polling and retries rely on.
+      sequence: { groupOrder: 1 },
+      browser: {
+        enabled: true,
+        // The provider passes Vitest's own headless flag to Playwright: without it, it asks for a display.
+        headless: true,
+        provider: chromiumProvider(colorScheme),
+        instances: [{ browser: 'chromium' }],
+      },
+    },
+  }
+}
+
 export default defineConfig({
   plugins: [react()],
   test: {
@@ -82,42 +108,10 @@ export default defineConfig({
       },
       // Every story as a test in headless Chromium: rendered, its play function run, then checked
       // with axe (`a11y.test: 'error'` in .storybook/preview fails a story on any violation).
-      {
-        extends: true,
-        plugins: [storybookTest({ configDir: '.storybook' })],
-        test: {
-          name: 'storybook',
-          // A story's play function waits for simulated jobs and downloads: give it room.
-          testTimeout: 30_000,
-          // After the unit tests, not beside them: on a small CI machine a browser running
-          // alongside skews the timing the unit tests of polling and retries rely on.
-          sequence: { groupOrder: 1 },
-          browser: {
-            enabled: true,
-            // The provider passes Vitest's own headless flag to Playwright: without it, it asks for a display.
-            headless: true,
-            provider: chromiumProvider(),
-            instances: [{ browser: 'chromium' }],
-          },
-        },
-      },
+      storybookProject('storybook'),
       // The stories tagged `dark-scheme` again, with the system's dark mode on: a page that asks
       // for no theme must still read well (axe's contrast rule, as in every story).
-      {
-        extends: true,
-        plugins: [storybookTest({ configDir: '.storybook', tags: { include: ['dark-scheme'] } })],
-        test: {
-          name: 'storybook-dark-scheme',
-          testTimeout: 30_000,
-          sequence: { groupOrder: 1 },
-          browser: {
-            enabled: true,
-            headless: true,
-            provider: chromiumProvider('dark'),
-            instances: [{ browser: 'chromium' }],
-          },
-        },
-      },
+      storybookProject('storybook-dark-scheme', { tags: ['dark-scheme'], colorScheme: 'dark' }),
     ],
   },
 })

@@ -20,8 +20,9 @@ export interface ErrorNoticeProps extends RootProps<HTMLDivElement> {
   /** What was thrown: a `ToolsError` is explained by its kind, anything else in general terms. */
   error: unknown
   /**
-   * Shows "Try again" for errors a repeat can fix (none for a sign-in or a tool refused). Pass the hook's `retry`: it sends the same
-   * call with the same Idempotency-Key, so a call that went through is not billed twice.
+   * Shows "Try again" for errors a repeat can fix (none for a sign-in or a tool refused). Pass
+   * the hook's `retry`: it sends the same call with the same Idempotency-Key, so a call that went
+   * through is not billed twice.
    * For a rate limit the button stays disabled until the Retry-After wait is over.
    */
   onRetry?: () => void
