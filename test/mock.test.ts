@@ -123,6 +123,22 @@ describe('the catalogue', () => {
     expect(small.rent.monthly).toBeGreaterThan(300)
   })
 
+  it('writes figures as a person would: no float residue such as 15.100000000000001', async () => {
+    for (const city of ['Berlin', 'Kazan', 'Ufa', 'Moscow', 'Paris', 'Riga', 'Oslo', 'Rome']) {
+      for (const propertyCategory of ['apartment', 'house', 'flat']) {
+        const body = (await (await post('/valuation/rent', { json: { ...rent, city, propertyCategory } })).json()) as { pricePerSquareMetre: number }
+        expect(String(body.pricePerSquareMetre), `${city}/${propertyCategory}`).toMatch(/^\d+(\.\d)?$/)
+      }
+    }
+    for (const name of ['a.pdf', 'plan.pdf', 'contract-2024.pdf', 'x.pdf']) {
+      const form = new FormData()
+      form.append('file', new File(['%PDF-1.4'], name, { type: 'application/pdf' }))
+      form.append('data', '{}')
+      const body = (await (await post('/draft/extract', { form })).json()) as { fields: { totalArea: number } }
+      expect(String(body.fields.totalArea), name).toMatch(/^\d+(\.5)?$/)
+    }
+  })
+
   it('answers anything else under the base with 404, and nothing is billed', async () => {
     expect((await get('/nowhere')).status).toBe(404)
     expect((await get('/valuation/rent/jobs/job_1')).status).toBe(404)
