@@ -1,31 +1,43 @@
 // @vitest-environment node
-// The proxy's cost per job read, in process, against a service that answers at once: what the
-// proxy itself spends (routing, the handle's check, the store, rewriting the answer). Prints
-// microseconds per read for reads of many jobs (each read goes to the service) and for a flood
-// of reads of one job (one read reaches the service; the rest share it).
+// The proxy's cost, in process, against a service that answers at once: what the proxy itself
+// spends (routing, the handle's check, the store, rewriting the answer).
+// - Per job read: microseconds per read for reads of many jobs (each read goes to the service) and
+//   for a flood of reads of one job (one read reaches the service; the rest share it).
+// - Per call, with and without telemetry: a bare hop (the request passed on with the key, nothing
+//   checked), the proxy with no OpenTelemetry SDK registered, with `onEvent`, and with the SDKs
+//   registered (spans batched to an exporter that drops them, metrics kept for a reader). Rounds
+//   alternate the scenarios, so a busy machine weighs on each alike; the median of the rounds.
+import { metrics, trace } from '@opentelemetry/api'
+import { MeterProvider, MetricReader } from '@opentelemetry/sdk-metrics'
+import { BasicTracerProvider, BatchSpanProcessor, type SpanExporter } from '@opentelemetry/sdk-trace-base'
 import { test } from 'vitest'
-import { createToolsProxy } from '../src/server/index.js'
+import { createToolsProxy, type ToolsProxyOptions } from '../src/server/index.js'
 import { TOOLS } from '../src/tools/index.js'
 
 const SERVICE = 'https://tools.cabinet.test/v1'
 const SITE = 'https://partner.test/api/tools'
 
-test('proxy benchmark', async () => {
-  let serviceReads = 0
-  const proxy = createToolsProxy({
+/** A proxy for the bench's service `fetch`: one user with every tool, a rate no bench meets. */
+const benchProxy = (fetch: typeof globalThis.fetch, options: Partial<ToolsProxyOptions> = {}) =>
+  createToolsProxy({
     baseUrl: SERVICE,
     apiKey: 'server-key',
     basePath: '/api/tools',
     secret: 'a-bench-secret-of-at-least-thirty-two-characters',
     authorize: () => ({ user: 'u_1', tools: TOOLS.map((tool) => tool.id) }),
     rate: { requests: 1e9, perMs: 1000 },
-    fetch: async (input, init) => {
-      const url = new URL(String(input))
-      if (init?.method === 'POST') return Response.json({ jobId: `job_${Math.random().toString(16).slice(2)}`, status: 'pending', requestId: 'req_1' }, { status: 202 })
-      serviceReads++
-      const jobId = url.pathname.split('/').pop()
-      return Response.json({ jobId, status: 'processing', progress: 0.5, preview: `${SERVICE}/artifacts/${jobId}/preview.png` })
-    },
+    fetch,
+    ...options,
+  })
+
+test('proxy benchmark', async () => {
+  let serviceReads = 0
+  const proxy = benchProxy(async (input, init) => {
+    const url = new URL(String(input))
+    if (init?.method === 'POST') return Response.json({ jobId: `job_${Math.random().toString(16).slice(2)}`, status: 'pending', requestId: 'req_1' }, { status: 202 })
+    serviceReads++
+    const jobId = url.pathname.split('/').pop()
+    return Response.json({ jobId, status: 'processing', progress: 0.5, preview: `${SERVICE}/artifacts/${jobId}/preview.png` })
   })
   const post = () =>
     proxy.handle(new Request(`${SITE}/pdf/create`, { method: 'POST', body: '{"objectId":"obj_1"}', headers: { 'content-type': 'application/json' } }))
@@ -48,4 +60,80 @@ test('proxy benchmark', async () => {
     { scenario: 'reads of 2,000 jobs, each once', 'µs per read': many.toFixed(0), 'service reads': manyReads },
     { scenario: '2,000 reads of one job', 'µs per read': one.toFixed(0), 'service reads': serviceReads },
   ])
+})
+
+const CALLS = 2000
+const ROUNDS = 15
+const BODY = JSON.stringify({ propertyCategory: 'flat', totalArea: 50, city: 'Berlin' })
+
+const service: typeof fetch = async () => Response.json({ value: 1, requestId: 'req_1' })
+
+/** The least a proxy can do: the request passed on with the key, the answer passed back. */
+const bareHop = {
+  handle: async (request: Request) => {
+    const headers = new Headers({ 'content-type': request.headers.get('content-type')!, authorization: 'Bearer server-key' })
+    const upstream = await service(`${SERVICE}/valuation/rent`, { method: 'POST', headers, body: await request.arrayBuffer() })
+    return new Response(upstream.body, { status: upstream.status, headers: { 'content-type': 'application/json' } })
+  },
+}
+
+class Dropped implements SpanExporter {
+  export(_spans: unknown[], done: (result: { code: number }) => void) {
+    done({ code: 0 })
+  }
+  async shutdown() {}
+}
+class HandReader extends MetricReader {
+  protected async onShutdown() {}
+  protected async onForceFlush() {}
+}
+
+/** Microseconds per call for `CALLS` calls in a row. */
+async function perCall(proxy: { handle(request: Request): Promise<Response> }) {
+  const call = () => new Request(`${SITE}/valuation/rent`, { method: 'POST', body: BODY, headers: { 'content-type': 'application/json' } })
+  const start = performance.now()
+  for (let index = 0; index < CALLS; index++) await (await proxy.handle(call())).text()
+  return ((performance.now() - start) * 1000) / CALLS
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!
+
+test('telemetry benchmark', async () => {
+  const tracerProvider = new BasicTracerProvider({ spanProcessors: [new BatchSpanProcessor(new Dropped(), { maxQueueSize: 100_000, maxExportBatchSize: 512 })] })
+  const reader = new HandReader()
+  const meterProvider = new MeterProvider({ readers: [reader] })
+  const register = (on: boolean) => {
+    trace.disable()
+    metrics.disable()
+    if (on) {
+      trace.setGlobalTracerProvider(tracerProvider)
+      metrics.setGlobalMeterProvider(meterProvider)
+    }
+  }
+  let told = 0
+  const scenarios = [
+    { name: 'bare hop (no checks)', proxy: bareHop, sdk: false },
+    { name: 'proxy, no SDK registered', proxy: benchProxy(service), sdk: false },
+    { name: 'proxy, onEvent (no SDK)', proxy: benchProxy(service, { onEvent: () => void told++ }), sdk: false },
+    { name: 'proxy, SDKs registered', proxy: benchProxy(service), sdk: true },
+  ]
+  const results = scenarios.map(() => [] as number[])
+  for (let round = 0; round <= ROUNDS; round++) {
+    for (const [index, scenario] of scenarios.entries()) {
+      register(scenario.sdk)
+      const micros = await perCall(scenario.proxy)
+      if (round > 0) results[index]!.push(micros) // round 0 warms up
+    }
+  }
+  register(false)
+  await reader.collect()
+  console.log(`\nTelemetry benchmark (in process, an instant service; median of ${ROUNDS} rounds of ${CALLS} JSON calls)\n`)
+  console.table(
+    scenarios.map((scenario, index) => ({
+      scenario: scenario.name,
+      'µs per call': median(results[index]!).toFixed(1),
+      'rounds (min–max)': `${Math.min(...results[index]!).toFixed(1)}–${Math.max(...results[index]!).toFixed(1)}`,
+    })),
+  )
+  if (told === 0) throw new Error('onEvent was never called')
 })
