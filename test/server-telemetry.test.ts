@@ -1,10 +1,11 @@
 // @vitest-environment node
 // What the proxy tells its operators: a span per request and per request to the service, metrics,
 // and `onEvent`, through the real OpenTelemetry SDKs with in-memory exporters, and never a secret.
-import { metrics, trace } from '@opentelemetry/api'
+import { AsyncLocalStorage } from 'node:async_hooks'
+import { context, metrics, ROOT_CONTEXT, trace, type Context, type ContextManager } from '@opentelemetry/api'
 import { AggregationTemporality, InMemoryMetricExporter, MeterProvider, MetricReader } from '@opentelemetry/sdk-metrics'
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-base'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { webhookKey, webhookSignature } from '../src/client/standardWebhooks.js'
 import type { ProxyEvent, ProxyRequestEvent, ToolsProxyOptions } from '../src/server/index.js'
 import type { ToolId } from '../src/tools/index.js'
@@ -161,6 +162,43 @@ describe('without OpenTelemetry', () => {
       global[key] = registry
     }
     expect(spans.getFinishedSpans()).toHaveLength(0)
+  })
+})
+
+/** The active context per async flow, as a Node SDK registers it (AsyncLocalStorage). */
+class AsyncContexts implements ContextManager {
+  private readonly storage = new AsyncLocalStorage<Context>()
+  active = () => this.storage.getStore() ?? ROOT_CONTEXT
+  with<A extends unknown[], F extends (...args: A) => ReturnType<F>>(within: Context, fn: F, thisArg?: ThisParameterType<F>, ...args: A) {
+    return this.storage.run(within, () => fn.call(thisArg, ...args))
+  }
+  bind<T>(_context: Context, target: T) {
+    return target
+  }
+  enable = () => this
+  disable = () => this
+}
+
+describe('with a context manager', () => {
+  afterEach(() => {
+    context.disable()
+    vi.useRealTimers()
+  })
+
+  it('nests the proxy’s span in the server’s, and a job read shared by pages in the request that made it', async () => {
+    context.setGlobalContextManager(new AsyncContexts())
+    vi.useFakeTimers({ toFake: ['Date'] })
+    const { call, send } = proxyWith({ webhooks: undefined })
+    const server = trace.getTracer('partner').startSpan('GET /api/tools/*')
+    const { jobId: handle } = (await (await call('pdf/create', { objectId: INPUT })).json()) as { jobId: string }
+    // Past the second a status is fresh: the read goes to the service.
+    vi.setSystemTime(Date.now() + 5000)
+    await context.with(trace.setSpan(context.active(), server), () => send(`/pdf/create/jobs/${encodeURIComponent(handle)}`))
+    server.end()
+    const [request] = named('GET /api/tools/pdf/create/jobs/{handle}')
+    expect(request!.parentSpanContext?.spanId).toBe(server.spanContext().spanId)
+    const [read] = named('GET /pdf/create/jobs/{jobId}')
+    expect(read!.parentSpanContext?.spanId).toBe(request!.spanContext().spanId)
   })
 })
 
