@@ -1,5 +1,5 @@
 import { errorAnswer } from './answers.js'
-import { createContext, type ProxyContext } from './context.js'
+import { createContext } from './context.js'
 import { streamAnswer } from './eventsRoute.js'
 import { AnswerTooLarge } from './links.js'
 import type { ToolsProxy, ToolsProxyOptions } from './options.js'
@@ -18,27 +18,26 @@ export type { ProxyEvent, ProxyOutcome, ProxyRequestEvent, ProxyRouteKind, Proxy
  */
 export function createToolsProxy(options: ToolsProxyOptions): ToolsProxy {
   const context = createContext(options, streamAnswer)
-  return {
-    handle: (request) => context.telemetry.observe(request, () => answer(context, request)),
+  const answered: ToolsProxy = {
+    async handle(request) {
+      try {
+        return await route(context, request)
+      } catch (error) {
+        if (error instanceof StoreUnavailable) {
+          context.service.report(`the store failed: ${error.message}`)
+          return errorAnswer(503, 'storeUnavailable', 'The tools are unavailable for a moment; try again shortly.', {
+            headers: { 'Retry-After': '1' },
+          })
+        }
+        if (error instanceof AnswerTooLarge || (error instanceof UpstreamFailure && error.reason === 'too-large')) {
+          return errorAnswer(502, 'answerTooLarge', 'The tools service’s answer is too large to pass on.')
+        }
+        const what = error instanceof Error ? `${error.name}: ${error.message}` : String(error)
+        context.service.report(`${request.method} ${new URL(request.url).pathname}: ${what}`)
+        return errorAnswer(500, 'failed', 'The request could not be handled.')
+      }
+    },
   }
-}
-
-/** The route's answer, or the proxy's own when it failed. */
-async function answer(context: ProxyContext, request: Request): Promise<Response> {
-  try {
-    return await route(context, request)
-  } catch (error) {
-    if (error instanceof StoreUnavailable) {
-      context.service.report(`the store failed: ${error.message}`)
-      return errorAnswer(503, 'storeUnavailable', 'The tools are unavailable for a moment; try again shortly.', {
-        headers: { 'Retry-After': '1' },
-      })
-    }
-    if (error instanceof AnswerTooLarge || (error instanceof UpstreamFailure && error.reason === 'too-large')) {
-      return errorAnswer(502, 'answerTooLarge', 'The tools service’s answer is too large to pass on.')
-    }
-    const what = error instanceof Error ? `${error.name}: ${error.message}` : String(error)
-    context.service.report(`${request.method} ${new URL(request.url).pathname}: ${what}`)
-    return errorAnswer(500, 'failed', 'The request could not be handled.')
-  }
+  // Each request observed whole, the proxy's own failures included: its span, its metrics, its event.
+  return { handle: (request) => context.telemetry.observe(request, () => answered.handle(request)) }
 }

@@ -32,25 +32,25 @@ export function createService(
     ;(options.onError ?? console.error)(line)
   }
 
-  /**
-   * A request to the service (`path` under its base) with the key; never follows a redirect (no
-   * runtime's fetch may take the key elsewhere). `from` is the page's request it serves, if one.
-   */
-  const send = (path: string, init: RequestInit & { duplex?: 'half' }, from?: Request) =>
-    telemetry.upstream({ method: init.method ?? 'GET', path, from }, async () => {
-      const headers = new Headers(init.headers)
-      headers.set('Authorization', `Bearer ${await apiKey()}`)
-      headers.set('Accept', 'application/json, */*')
-      try {
-        return await fetcher(base + path, { ...init, headers, redirect: init.body ? UPLOAD_REDIRECT : 'manual' })
-      } catch (error) {
-        // 'error' mode: the service redirected an upload.
-        if (init.body && UPLOAD_REDIRECT === 'error' && /redirect/i.test(String((error as { cause?: unknown })?.cause ?? error))) {
-          throw new UpstreamFailure('redirect', 'an upload was redirected')
-        }
-        throw error
+  /** A request to the service with the key; never follows a redirect (no runtime's fetch may take the key elsewhere). */
+  const sendWithKey = async (url: string, init: RequestInit & { duplex?: 'half' }) => {
+    const headers = new Headers(init.headers)
+    headers.set('Authorization', `Bearer ${await apiKey()}`)
+    headers.set('Accept', 'application/json, */*')
+    try {
+      return await fetcher(url, { ...init, headers, redirect: init.body ? UPLOAD_REDIRECT : 'manual' })
+    } catch (error) {
+      // 'error' mode: the service redirected an upload.
+      if (init.body && UPLOAD_REDIRECT === 'error' && /redirect/i.test(String((error as { cause?: unknown })?.cause ?? error))) {
+        throw new UpstreamFailure('redirect', 'an upload was redirected')
       }
-    })
+      throw error
+    }
+  }
+
+  /** A request to the service, `path` under its base, told to the telemetry; `from` is the page's request it serves, if one. */
+  const send = (path: string, init: RequestInit & { duplex?: 'half' }, from?: Request) =>
+    telemetry.upstream({ method: init.method ?? 'GET', path, from }, () => sendWithKey(base + path, init))
 
   /** The service's answer, read whole up to `maxAnswerBytes`, with the headers that may cross. */
   const answerOf = async (upstream: Response): Promise<Answer> => ({
