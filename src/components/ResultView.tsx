@@ -1,14 +1,14 @@
 'use client'
 import { Fragment, type ReactNode } from 'react'
-import { type Job, type Result } from '../react/index.js'
+import { type ToolId, type ToolResult } from '../react/index.js'
 import { ArtifactViewer } from './ArtifactViewer.js'
 import { cx, type RootProps } from './classNames.js'
 import { useFormat, type Format } from './format.js'
 import { useMessages } from './useMessages.js'
 
-export interface ResultViewProps extends RootProps {
-  /** A synchronous tool's `Result` or a deferred tool's succeeded `Job`. */
-  result: Result | Job
+export interface ResultViewProps<T extends ToolId = ToolId> extends RootProps {
+  /** A synchronous tool's `Result` or a deferred tool's succeeded `Job`, its `data` as declared in `Register`. */
+  result: ToolResult<T>
   /** Show the result links at all. Default true. */
   showArtifacts?: boolean
   /** How to show one result link; default an `<ArtifactViewer>`. */
@@ -111,7 +111,7 @@ function Fields({ value: record, links, format, depth }: ValueProps & { value: R
  * Classes: `ct-result`, parts `__heading`, `__fields`, `__field`, `__list`, `__text` (what is
  * nested too deep to lay out), `__artifacts`.
  */
-export function ResultView({ result, showArtifacts = true, renderArtifact, className, ...root }: ResultViewProps) {
+export function ResultView<T extends ToolId = ToolId>({ result, showArtifacts = true, renderArtifact, className, ...root }: ResultViewProps<T>) {
   const messages = useMessages()
   const format = useFormat()
   const links = new Set(result.artifacts)
