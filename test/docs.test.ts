@@ -24,6 +24,7 @@ declare function sessionOf(request: Request, env: Env): Promise<{ user: string; 
 interface Env { TOOLS_BASE_URL: string; TOOLS_API_KEY: string; TOOLS_PROXY_SECRET: string }
 declare const logger: { warn(line: string): void }
 declare module '*.css'
+interface ImportMeta { readonly env: { readonly DEV: boolean; readonly VITE_TOOLS_BASE_URL: string; readonly VITE_TOOLS_API_KEY: string } }
 `
 
 /** Every ```ts and ```tsx block of the pages, as a module of its own. */
@@ -35,12 +36,17 @@ const blocks = pages.flatMap((page) =>
   })),
 )
 
+/** A block that opens with `// app/…` or `// lib/…` is that file of examples/next-app, whose `next build` (.ci/run) compiles it. */
+const exampleFile = (block: { source: string }) => {
+  const path = /^\/\/ ((?:app|lib)\/\S+):/.exec(block.source)?.[1]
+  return path && join(root, 'examples/next-app', path)
+}
 /** Blocks that declare `Register` change the kit's types for the whole program: each is checked on its own. */
 const declaresRegister = (block: { source: string }) => /interface Register\b/.test(block.source)
 const partner = join(root, '.docs-blocks/partner.d.ts')
 const program = (own: typeof blocks) =>
   partnerProgram([partner, ...own.map((block) => block.name)], new Map([[partner, PARTNER], ...own.map((block) => [block.name, block.source] as const)]))
-const compiled = program(blocks.filter((block) => !declaresRegister(block)))
+const compiled = program(blocks.filter((block) => !declaresRegister(block) && !exampleFile(block)))
 const checker = compiled.getTypeChecker()
 
 describe('the reference', () => {
@@ -51,8 +57,12 @@ describe('the reference', () => {
     expect(names.filter((name) => !new RegExp(`\\b${name}\\b`).test(code))).toEqual([])
   })
 
-  it.each(blocks.map((block) => [`${block.page} block ${block.name.split('-').pop()}`, block] as const))('compiles %s', (_name, block) => {
+  it.each(blocks.filter((block) => !exampleFile(block)).map((block) => [`${block.page} block ${block.name.split('-').pop()}`, block] as const))('compiles %s', (_name, block) => {
     expect(problemsIn(declaresRegister(block) ? program([block]) : compiled, block.name)).toBe('')
+  }, 60_000)
+
+  it.each(blocks.filter(exampleFile).map((block) => [exampleFile(block)!.slice(root.length + 1), block] as const))('shows %s as it is', (file, block) => {
+    expect(block.source).toBe(`${readFileSync(join(root, file), 'utf8')}\nexport {}\n`)
   })
 
   it('lists every proxy code and every error kind in the errors page', () => {
