@@ -2,15 +2,14 @@
 // The README and docs/ are the reference a partner reads: every export of every entry is in a
 // page, every TypeScript block compiles against the sources, every link lands, and the README
 // stays a landing page.
-import { existsSync, readdirSync, readFileSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import ts from 'typescript'
 import { describe, expect, it } from 'vitest'
 import { PROXY_ERROR_CODES } from '../src/server/index.js'
+import { blocks as docBlocks, pages, text } from './support/docs.js'
 import { ENTRIES, partnerProgram, problemsIn, root } from './support/program.js'
 
-const pages = ['README.md', ...readdirSync(join(root, 'docs')).filter((name) => name.endsWith('.md')).map((name) => `docs/${name}`)]
-const text = Object.fromEntries(pages.map((page) => [page, readFileSync(join(root, page), 'utf8')]))
 const readme = text['README.md']!
 /** Everything the pages write as code: spans and fenced blocks (the odd pieces between backticks). */
 const code = Object.values(text)
@@ -28,13 +27,11 @@ interface ImportMeta { readonly env: { readonly DEV: boolean; readonly VITE_TOOL
 `
 
 /** Every ```ts and ```tsx block of the pages, as a module of its own. */
-const blocks = pages.flatMap((page) =>
-  [...text[page]!.matchAll(/```(ts|tsx)\n([\s\S]*?)```/g)].map((match, index) => ({
-    name: join(root, `.docs-blocks/${page.replace(/\W/g, '-')}-${index + 1}.${match[1]}`),
-    page,
-    source: `${match[2]}\nexport {}\n`,
-  })),
-)
+const blocks = docBlocks.map((block) => ({
+  name: join(root, `.docs-blocks/${block.id}.${block.lang}`),
+  page: block.page,
+  source: `${block.code}\nexport {}\n`,
+}))
 
 /** A block that opens with `// app/…` or `// lib/…` is that file of examples/next-app, whose `next build` (.ci/run) compiles it. */
 const exampleFile = (block: { source: string }) => {
