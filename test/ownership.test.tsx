@@ -255,6 +255,25 @@ describe('one browser, several people behind a proxy', () => {
     expect(service.bills()).toBe(1)
   })
 
+  it('says nothing to a signed-out visitor who runs nothing: the warning waits for a run kept in memory', async () => {
+    signedIn = null
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})
+    const kit = await loadPage()
+    const client = await proxyClient(kit)
+    const page = pdfPage(kit)
+    const view = render(
+      <Page kit={kit} client={client}>
+        <page.PdfRunner />
+        <kit.RecentRuns />
+      </Page>,
+    )
+    await advanceUntil(() => page.shown() === 'idle -')
+    view.unmount()
+    const messages = warn.mock.calls.map(([message]) => String(message))
+    warn.mockRestore()
+    expect(messages).toEqual([])
+  })
+
   it('with no user, keeps runs in this page’s memory only, and says once how to keep them', async () => {
     signedIn = 'alice'
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})
