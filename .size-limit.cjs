@@ -6,21 +6,23 @@
 // plus live updates (2.5 kB: the event stream's hub, 1.15 kB, and eventsource-parser, 1.39 kB).
 // The stream's code is a chunk of its own that a page loads only when a proxy first names a
 // stream, so a bundler splits it off; size-limit counts it in. Goals stay smaller (Stripe's
-// React kit is 4.7 kB): see the README.
+// React kit is 4.7 kB): see the README. +0.05 kB on the first two for ToolsError's kinds typed
+// (a 429 always carries its wait, the client's backoff where Retry-After is unreadable; a 403 with
+// no scope missing is `bad-request`): 14.39 → 14.43 kB and 17.80 → 17.81 kB.
 module.exports = [
   {
     name: "import { createToolsClient } from '@cabinet/tools-react/client'",
     path: 'dist/entries/client.js',
     import: '{ createToolsClient }',
     gzip: true,
-    limit: '14.4 kB',
+    limit: '14.45 kB',
   },
   {
     name: "import { ToolsProvider, useValuationReport } from '@cabinet/tools-react'",
     path: 'dist/entries/index.js',
     import: '{ ToolsProvider, useValuationReport }',
     gzip: true,
-    limit: '17.8 kB',
+    limit: '17.85 kB',
   },
   {
     name: "import { ToolsProvider, ToolRunner } from '@cabinet/tools-react'",
