@@ -117,7 +117,7 @@ export class ServiceState {
     }
     if (snapshot?.version !== 1) return
     for (const job of snapshot.jobs) this.jobs.set(job.id, job)
-    for (const { id, key, spec } of snapshot.artifacts) this.artifacts.set(id, { id, key, filename: spec.filename, spec, ...renderArtifact(spec) })
+    for (const { id, key, spec } of snapshot.artifacts) this.putArtifact(id, key, spec)
     for (const [key, creation] of snapshot.creations) this.creations.set(key, creation)
     for (const [account, wallet] of snapshot.wallets) if (this.wallets.has(account)) this.wallets.set(account, wallet)
   }
@@ -162,8 +162,12 @@ export class ServiceState {
   /** Stores a file for `key` and returns its link. */
   storeArtifact(spec: ArtifactSpec, key: string): string {
     const id = newId('art')
-    this.artifacts.set(id, { id, key, filename: spec.filename, spec, ...renderArtifact(spec) })
+    this.putArtifact(id, key, spec)
     return `${this.baseUrl}/artifacts/${id}/${encodeURIComponent(spec.filename)}`
+  }
+
+  private putArtifact(id: string, key: string, spec: ArtifactSpec): void {
+    this.artifacts.set(id, { id, key, filename: spec.filename, spec, ...renderArtifact(spec) })
   }
 
   /** The terminal status a new job will reach. */
