@@ -1,4 +1,4 @@
-import type { Job, Result, ToolDefinition } from '../client/index.js'
+import { issue, validationError, type Job, type Result, type ToolDefinition } from '../client/index.js'
 import * as z from 'zod/mini'
 import { fields, listing, open, positive, text, upload } from './inputs.js'
 
@@ -102,14 +102,46 @@ export type ToolId = Tool['id']
 export type ToolOf<T extends ToolId> = Extract<Tool, { id: T }>
 /** A key's permission to use a tool (spec part 5). */
 export type Scope = NonNullable<Tool['scope']>
-/** What a tool takes: its named fields checked, any other field passed through. */
-export type ToolInput<T extends ToolId> = z.input<ToolOf<T>['input']>
+/**
+ * What a partner declares once for the whole app, by module augmentation (the spec shows no
+ * result bodies and leaves most input fields open): `results` (each tool's answer, as `data`)
+ * and `inputs` (each tool's fields; a key not declared is then a type error). Undeclared tools
+ * stay `unknown` and open.
+ *
+ * @example
+ * declare module '@cabinet/tools-react' {
+ *   interface Register {
+ *     results: { 'valuation/rent': { monthlyRent: number } }
+ *     inputs: { 'valuation/rent': { propertyCategory: string; totalArea: number; city: string; rooms?: number } }
+ *   }
+ * }
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled in by the partner's augmentation
+export interface Register {}
+
+type Declared<Part extends 'results' | 'inputs'> = Register extends { [K in Part]: infer Tools } ? Tools : object
+
+/** The body of a tool's finished answer: its type in `Register['results']`, else `unknown`. */
+export type ToolData<T extends ToolId> = T extends keyof Declared<'results'> ? Declared<'results'>[T] : unknown
+
+/** The fields the catalogue checks, without the open rest. */
+type CheckedFields<Input> = { [K in keyof Input as string extends K ? never : K]: Input[K] }
+
+/**
+ * What a tool takes: its named fields checked, any other field passed through; once declared
+ * in `Register['inputs']`, the declared fields (with those the catalogue checks) and no others.
+ */
+export type ToolInput<T extends ToolId> = T extends keyof Declared<'inputs'>
+  ? CheckedFields<z.input<ToolOf<T>['input']>> & Declared<'inputs'>[T]
+  : z.input<ToolOf<T>['input']>
 export type SyncToolId = Extract<Tool, { mode: 'sync' }>['id']
 export type DeferredToolId = Extract<Tool, { mode: 'deferred' }>['id']
 export type FileToolId = Extract<Tool, { body: 'multipart' }>['id']
 export type ListingToolId = Extract<Tool, { listing: true }>['id']
 /** What a finished call yields: a `Result` for synchronous tools, the terminal `Job` for deferred ones. */
-export type ToolResult<T extends ToolId> = T extends SyncToolId ? Result<T> : Job<T>
+export type ToolResult<T extends ToolId> = T extends SyncToolId
+  ? Result<T, ToolData<T>>
+  : Extract<Job<T, ToolData<T>>, { phase: 'succeeded' }>
 
 /** The input fields the catalogue checks, across all tools (`file` for the upload). */
 export type InputField = { [T in ToolId]: Extract<keyof ToolOf<T>['input']['shape'], string> }[ToolId]
@@ -122,9 +154,15 @@ export interface InputFieldSpec {
   required: boolean
 }
 
-/** The fields one tool's input names, in the catalogue's order, read off its schema. */
-export function inputFields(tool: ToolId): InputFieldSpec[] {
-  return Object.entries(getTool(tool).input.shape).map(([name, schema]) => {
+/**
+ * The fields one tool's input names, in the catalogue's order, read off its schema. Takes an id
+ * or a catalogue row (`inputFields(TOOLS[0])`); an unknown one throws a `validation` error.
+ */
+export function inputFields(tool: ToolId | Tool): InputFieldSpec[] {
+  const id: unknown = typeof tool === 'object' && tool !== null ? tool.id : tool
+  const row = typeof id === 'string' ? getTool(id) : undefined
+  if (!row) throw validationError([issue('tool', 'unknown-tool')], typeof id === 'string' ? id : undefined)
+  return Object.entries(row.input.shape).map(([name, schema]) => {
     const def = (schema as z.ZodMiniType)._zod.def
     const optional = def.type === 'optional'
     const inner = optional ? (def as z.core.$ZodOptionalDef).innerType._zod.def : def
