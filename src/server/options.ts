@@ -53,7 +53,7 @@ export interface ToolsProxyOptions {
   artifactTtlMs?: number
   /**
    * The tools whose answers carry files the service made for the call: only their answers (to
-   * the caller's own call or job) get signed file links. Default: the catalogue's `makesFiles`
+   * the caller's own call or job) get signed file links. Default: the catalogue's file-making
    * tools. Change it when your service answers otherwise.
    */
   fileTools?: readonly ToolId[]
