@@ -52,6 +52,8 @@ export async function refuse(request: Request, answer: Response, timeoutMs: numb
 
 /** A small body (a call's options, a webhook), read whole up to `cap` within `timeoutMs`: its text, or the refusal to answer. */
 export async function smallBody(request: Request, cap: number, timeoutMs: number): Promise<string | Response> {
+  // Declared too large: not a byte read (the runtime drops an untouched body at its own cost).
+  if (Number(request.headers.get('content-length')) > cap) return tooLarge(cap)
   // A sender sending slowly holds nothing for long.
   const timer = upstreamTimer(timeoutMs, request.signal)
   timer.start()
