@@ -17,11 +17,6 @@ export interface ToolDefinition {
   readonly fileField?: string
   /** Takes a listing (`objectId` or `collectionId`) that must belong to the caller. */
   readonly listing?: boolean
-  /**
-   * Its answers carry files the service made for this call (a PDF, a video, a site): the proxy
-   * signs their links for the caller. Tools that answer with text and figures leave it out.
-   */
-  readonly makesFiles?: boolean
   /** Validates the input before anything is sent. */
   readonly input: StandardSchemaV1
 }

@@ -17,7 +17,7 @@ const documents = {
  */
 export const TOOLS = [
   { id: 'valuation/express', path: '/valuation/express', mode: 'sync', body: 'json', scope: null, input: open() },
-  { id: 'valuation/report', path: '/valuation/report', mode: 'deferred', body: 'json', scope: 'tools:valuation', makesFiles: true, input: open() },
+  { id: 'valuation/report', path: '/valuation/report', mode: 'deferred', body: 'json', scope: 'tools:valuation', input: open() },
   {
     id: 'valuation/rent',
     path: '/valuation/rent',
@@ -34,12 +34,11 @@ export const TOOLS = [
     scope: 'tools:review',
     fileField: 'file',
     accept: documents,
-    makesFiles: true,
     input: upload(),
   },
   { id: 'content/generate', path: '/content/generate', mode: 'deferred', body: 'json', scope: 'tools:contentgen', input: open() },
   { id: 'text/generate', path: '/text/generate', mode: 'deferred', body: 'json', scope: 'tools:text', input: open() },
-  { id: 'avatar/video', path: '/avatar/video', mode: 'deferred', body: 'json', scope: 'tools:avatar', makesFiles: true, input: open() },
+  { id: 'avatar/video', path: '/avatar/video', mode: 'deferred', body: 'json', scope: 'tools:avatar', input: open() },
   {
     id: 'video/create',
     path: '/video/create',
@@ -48,7 +47,6 @@ export const TOOLS = [
     scope: 'tools:video',
     fileField: 'file',
     accept: { 'video/*': ['.mp4', '.mov', '.webm'] },
-    makesFiles: true,
     input: upload(),
   },
   {
@@ -59,7 +57,6 @@ export const TOOLS = [
     scope: 'tools:photo',
     fileField: 'image',
     accept: images,
-    makesFiles: true,
     input: upload({ mode: z.optional(text()) }),
   },
   {
@@ -70,7 +67,6 @@ export const TOOLS = [
     scope: 'tools:floorplan',
     fileField: 'file',
     accept: { ...images, 'application/pdf': ['.pdf'] },
-    makesFiles: true,
     input: upload(),
   },
   {
@@ -83,7 +79,7 @@ export const TOOLS = [
     accept: documents,
     input: upload(),
   },
-  { id: 'site/create', path: '/site/create', mode: 'sync', body: 'json', scope: 'tools:sitegen', listing: true, makesFiles: true, input: listing({}) },
+  { id: 'site/create', path: '/site/create', mode: 'sync', body: 'json', scope: 'tools:sitegen', listing: true, input: listing({}) },
   {
     id: 'pdf/create',
     path: '/pdf/create',
@@ -91,13 +87,29 @@ export const TOOLS = [
     body: 'json',
     scope: 'tools:pdf',
     listing: true,
-    makesFiles: true,
     input: listing({ language: z.optional(text()) }),
   },
 ] as const satisfies readonly (ToolDefinition & { accept?: Record<string, readonly string[]> })[]
 
 export type Tool = (typeof TOOLS)[number]
 export type ToolId = Tool['id']
+
+/**
+ * The tools whose answers carry files the service made for the call (a report, a video, a
+ * site): the proxy signs their links for the caller. The spec does not say; the others answer
+ * with text and figures (valuation/express, valuation/rent, draft/extract, content/generate,
+ * text/generate). Beside the table so the browser's bundles leave it out; `fileTools` overrides it.
+ */
+export const FILE_MAKING_TOOLS: readonly ToolId[] = [
+  'valuation/report',
+  'valuation/review',
+  'avatar/video',
+  'video/create',
+  'photo/enhance',
+  'floorplan/create',
+  'site/create',
+  'pdf/create',
+]
 /** The row of one tool. */
 export type ToolOf<T extends ToolId> = Extract<Tool, { id: T }>
 /** A key's permission to use a tool (spec part 5). */
