@@ -38,7 +38,7 @@ function Provider({ children }: { children?: ReactNode }) {
 }
 
 const job: Job = { tool: 'pdf/create', jobId: 'job_1', status: 'processing', phase: 'running', data: {}, artifacts: [] }
-const result = (data: unknown, artifacts: string[] = []): Result => ({ tool: 'valuation/rent', data, artifacts })
+const result = (data: unknown, artifacts: string[] = []): Result<'valuation/rent'> => ({ tool: 'valuation/rent', data, artifacts })
 
 describe(`component roots on React ${version}`, () => {
   // React 18 drops a ref given to a plain function component, and says so on the console.

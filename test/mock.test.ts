@@ -200,6 +200,22 @@ describe('billing', () => {
     expect(service.bills()).toBe(0)
   })
 
+  it('each key meets what its fixture says with the example input of every tool: broke 402, limited 403 but rent, other refused the demo listing', async () => {
+    const outcome = async (key: string) => {
+      const statuses: Record<string, number> = {}
+      for (const tool of TOOLS) {
+        statuses[tool.id] = (await callTool(tool.id, exampleInput(tool.id) as Record<string, unknown>, { key })).status
+      }
+      return statuses
+    }
+    const every = (status: number, except: Record<string, number> = {}) => Object.fromEntries(TOOLS.map((tool) => [tool.id, except[tool.id] ?? (tool.mode === 'sync' ? status : status === 200 ? 202 : status)]))
+    expect(await outcome(MOCK_KEYS.demo)).toEqual(every(200))
+    expect(await outcome(MOCK_KEYS.broke)).toEqual(every(402))
+    // `limited` holds only tools:rent; valuation/express needs no scope.
+    expect(await outcome(MOCK_KEYS.limited)).toEqual(every(403, { 'valuation/rent': 200, 'valuation/express': 200 }))
+    expect(await outcome(MOCK_KEYS.other)).toEqual(every(200, { 'site/create': 403, 'pdf/create': 403 }))
+  })
+
   it('never bills polls or downloads', async () => {
     const job = await finishedJob('photo/enhance')
     const url = (job.result as { url: string }).url

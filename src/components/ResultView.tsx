@@ -1,15 +1,15 @@
 'use client'
 import { Fragment, type ForwardedRef, type ReactNode } from 'react'
-import { type Job, type Messages, type Result } from '../react/index.js'
+import { type Messages, type ToolId, type ToolResult } from '../react/index.js'
 import { ArtifactViewer } from './ArtifactViewer.js'
 import { cx, withRef, type RootProps } from './classNames.js'
 import { useFormat, type Format } from './format.js'
 import { fieldLabel } from './issues.js'
 import { useMessages } from './useMessages.js'
 
-export interface ResultViewProps extends RootProps {
-  /** A synchronous tool's `Result` or a deferred tool's succeeded `Job`. */
-  result: Result | Job
+export interface ResultViewProps<T extends ToolId = ToolId> extends RootProps {
+  /** A synchronous tool's `Result` or a deferred tool's succeeded `Job`, its `data` as declared in `Register`. */
+  result: ToolResult<T>
   /** Show the result links at all. Default true. */
   showArtifacts?: boolean
   /** How to show one result link; default an `<ArtifactViewer>`. */
@@ -134,8 +134,8 @@ function Fields(props: ValueProps & { value: Record<string, unknown> }) {
  * Classes: `ct-result`, parts `__heading`, `__fields`, `__field`, `__list`, `__text` (what is
  * nested too deep to lay out), `__artifacts`.
  */
-export const ResultView = withRef(function ResultView(
-  { result, showArtifacts = true, renderArtifact, className, ...root }: ResultViewProps,
+export const ResultView = withRef(function ResultView<T extends ToolId = ToolId>(
+  { result, showArtifacts = true, renderArtifact, className, ...root }: ResultViewProps<T>,
   ref: ForwardedRef<HTMLElement>,
 ) {
   const messages = useMessages()

@@ -126,9 +126,6 @@ function formPaths(fields: string[] | undefined, service: string): Set<string> |
   return artifactPaths(strings, service)
 }
 
-/** How long a webhook about a job not yet known is kept, for its creation's answer to find. */
-export const EARLY_WEBHOOK_TTL = 2 * 60 * 1000
-
 /** A new job, recorded for what follows: what its request carried, its tool for webhooks, its first status. */
 async function recordCreation(context: ProxyContext, tool: Tool, jobId: string, answer: Answer, written: Set<string> | 'unknown') {
   const { store, jobStatus, webhooks } = context

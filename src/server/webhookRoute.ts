@@ -1,12 +1,14 @@
 import { defaultInterpretation, isTerminal } from '../tools/index.js'
+import { webhookSigned } from '../tools/internal.js'
 import { errorAnswer, relayedHeaders } from './answers.js'
 import { refuse, smallBody } from './bodies.js'
-import { EARLY_WEBHOOK_TTL } from './callRoute.js'
-import type { ProxyContext } from './context.js'
+import type { ProxyContext, WebhookReceiver } from './context.js'
 import type { JobSnapshot } from './jobStatus.js'
 import { keys } from './keys.js'
-import { webhookHeaders, WEBHOOK_TOLERANCE_MS, type WebhookJob } from './webhooks.js'
-import { webhookSigned } from '../tools/internal.js'
+import { webhookHeaders, WEBHOOK_TOLERANCE_MS, type WebhookHeaders, type WebhookJob } from './webhooks.js'
+
+/** How long a webhook about a job not yet known is kept, for its creation's answer to find. */
+const EARLY_WEBHOOK_TTL = 2 * 60 * 1000
 
 /** `POST {basePath}/webhooks`: the service telling of a job. Verified first; then kept and published like a read. */
 export async function webhookRoute(context: ProxyContext, request: Request): Promise<Response> {
@@ -15,20 +17,8 @@ export async function webhookRoute(context: ProxyContext, request: Request): Pro
   // A stranger's delivery costs no read: what its headers show is checked first.
   const headers = webhookHeaders(request.headers, Date.now())
   if ('refused' in headers) return refused(headers.refused)
-  if (webhooks.reading >= webhooks.maxReading) {
-    return errorAnswer(429, 'rateLimited', 'Too many webhooks are being read; send it again shortly.', { headers: { 'Retry-After': '1' } })
-  }
-  webhooks.reading++
-  let text: string | Response
-  try {
-    text = await smallBody(request, webhooks.maxBytes, context.timeoutMs)
-    if (text instanceof Response) return text
-    if (!(await webhookSigned(await Promise.all(webhooks.keys), headers.signature, headers.id, headers.timestamp, text))) {
-      return refused('no signature matches')
-    }
-  } finally {
-    webhooks.reading--
-  }
+  const text = await verifiedBody(webhooks, request, headers, context.timeoutMs)
+  if (text instanceof Response) return text
   // A webhook sent again (the sender's retry) changes nothing: only the first of an id is read.
   const seen = keys.webhook(headers.id)
   if (!(await store.claim(seen, 2 * WEBHOOK_TOLERANCE_MS))) return new Response(null, { status: 204 })
@@ -53,6 +43,22 @@ export async function webhookRoute(context: ProxyContext, request: Request): Pro
     // Not taken in: the sender's retry must be read.
     await store.release(seen).catch(() => {})
     throw error
+  }
+}
+
+/** The body, once its signature is checked: at most `maxReading` read at once, each up to `maxBytes`. */
+async function verifiedBody(webhooks: WebhookReceiver, request: Request, headers: WebhookHeaders, timeoutMs: number): Promise<string | Response> {
+  if (webhooks.reading >= webhooks.maxReading) {
+    return errorAnswer(429, 'rateLimited', 'Too many webhooks are being read; send it again shortly.', { headers: { 'Retry-After': '1' } })
+  }
+  webhooks.reading++
+  try {
+    const text = await smallBody(request, webhooks.maxBytes, timeoutMs)
+    if (text instanceof Response) return text
+    const signed = await webhookSigned(await Promise.all(webhooks.keys), headers.signature, headers.id, headers.timestamp, text)
+    return signed ? text : refused('no signature matches')
+  } finally {
+    webhooks.reading--
   }
 }
 
