@@ -13,7 +13,7 @@ import type { ComponentType, ReactNode } from 'react'
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest'
 import { MOCK_BASE_URL, MOCK_KEYS } from '../src/mock/index.js'
 import { ToolsProvider } from '../src/entries/index.js'
-import type { ProxyStore, ToolsRouteHandlers } from '../src/server/index.js'
+import type { ProxyStore, ToolsProxy, ToolsRouteHandlers } from '../src/server/index.js'
 import { fakeClock } from './support/clock.js'
 import { blocks, type DocBlock } from './support/docs.js'
 import { stubObjectUrls } from './support/objectUrls.js'
@@ -40,7 +40,7 @@ const SETTINGS = {
 Object.assign(globalThis, {
   getSessionUser: async () => ({ id: 'u_1' }),
   sessionOf: async () => ({ user: 'u_1', tools: ['valuation/rent', 'pdf/create'] }),
-  logger: { warn: () => {} },
+  logger: { warn: () => {}, error: () => {} },
 })
 
 /** The block as a module of its own, the package's names pointing at the sources; imported (on the fake clock unless `realTime`). */
@@ -221,6 +221,25 @@ const RUNS: Record<string, { run: (block: DocBlock) => Promise<void> } | { skip:
       const { default: worker } = (await load(block)) as { default: { fetch(request: Request, env: object): Promise<Response> } }
       const answer = await worker.fetch(call('valuation/rent', rent), { ...SETTINGS })
       expect(answer.status).toBe(200)
+    },
+  },
+  // The logger hears of a refusal, not of a call that went well.
+  'docs-server-md-3': {
+    run: async (block) => {
+      for (const [name, value] of Object.entries(SETTINGS)) vi.stubEnv(name, value)
+      const warn = vi.spyOn((globalThis as unknown as { logger: { warn(...args: unknown[]): void } }).logger, 'warn')
+      try {
+        const { proxy } = (await load(block)) as { proxy: ToolsProxy }
+        expect((await drive(proxy.handle(call('valuation/rent', rent)))).status).toBe(200)
+        expect(warn).not.toHaveBeenCalled()
+        expect((await drive(proxy.handle(call('pdf/create', { objectId: 'obj_1' })))).status).toBe(403)
+        expect(warn).toHaveBeenCalledWith(
+          expect.objectContaining({ type: 'request', outcome: 'refused', code: 'proxy_tool_not_allowed' }),
+          'POST /api/tools/pdf/create → 403 proxy_tool_not_allowed',
+        )
+      } finally {
+        warn.mockRestore()
+      }
     },
   },
 }
