@@ -1,76 +1,14 @@
-// What the proxy did, told to OpenTelemetry (when an SDK is registered) and to `onEvent`.
-//
-// `@opentelemetry/api` is an optional peer and is never imported: a static import breaks a
-// partner without it, a dynamic one breaks bundlers. Its 1.x registers every provider on one
-// global object (`Symbol.for('opentelemetry.js.api.1')`), whichever copy of the API did it, and
-// keys a context's span with `Symbol.for('OpenTelemetry Context Key SPAN')`: both are read here.
-// With nothing registered and no `onEvent`, a request costs one property read.
+// What the proxy did, told to OpenTelemetry (when an SDK is registered, see otel.ts) and to
+// `onEvent`. With nothing registered and no `onEvent`, a request costs one property read.
 import type { ToolId } from '../tools/index.js'
 import { proxyCodeOf } from './answers.js'
+import { registeredOtel, SPAN_CLIENT, SPAN_INTERNAL, SPAN_KEY, SpanContext, STATUS_ERROR, type Instruments, type OtelSpan } from './otel.js'
 import type { ProxyEvent, ProxyOutcome, ProxyRequestEvent, ProxyRouteKind, ProxyUpstreamEvent } from './proxyEvent.js'
 import type { Signer } from './signing.js'
 import { UpstreamFailure } from './upstream.js'
 
-/** The part of `@opentelemetry/api` 1.x the proxy uses (test/types.test-d.ts checks the real one fits). */
-export type OtelAttributes = Record<string, string | number | boolean | undefined>
-export interface OtelContext {
-  getValue(key: symbol): unknown
-  setValue(key: symbol, value: unknown): OtelContext
-  deleteValue(key: symbol): OtelContext
-}
-export interface OtelSpan {
-  setAttributes(attributes: OtelAttributes): unknown
-  setStatus(status: { code: number }): unknown
-  updateName(name: string): unknown
-  end(): void
-}
-export interface OtelTracer {
-  startSpan(name: string, options?: { kind?: number; attributes?: OtelAttributes }, context?: OtelContext): OtelSpan
-}
-export interface OtelInstrument {
-  add(value: number, attributes?: OtelAttributes): void
-}
-export interface OtelHistogram {
-  record(value: number, attributes?: OtelAttributes): void
-}
-type InstrumentOptions = { description?: string; unit?: string; advice?: { explicitBucketBoundaries?: number[] } }
-export interface OtelMeter {
-  createCounter(name: string, options?: InstrumentOptions): OtelInstrument
-  createUpDownCounter(name: string, options?: InstrumentOptions): OtelInstrument
-  createHistogram(name: string, options?: InstrumentOptions): OtelHistogram
-}
-export interface OtelRegistry {
-  trace?: { getTracer(name: string, version?: string): OtelTracer }
-  metrics?: { getMeter(name: string, version?: string): OtelMeter }
-  context?: { active(): OtelContext; with<T>(context: OtelContext, fn: () => T): T }
-}
-
-const REGISTRY = Symbol.for('opentelemetry.js.api.1')
-const SPAN_KEY = Symbol.for('OpenTelemetry Context Key SPAN')
-const SCOPE = '@cabinet/tools-react'
-const SPAN_INTERNAL = 0
-const SPAN_CLIENT = 2
-const STATUS_ERROR = 2
-/** The semantic conventions' buckets for HTTP durations, in seconds. */
-const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 0.75, 1, 2.5, 5, 7.5, 10]
 /** User hashes kept, at most, before the cache starts over. */
 const MAX_HASHES = 1000
-
-/** A context with a parent span, for a runtime with no context manager registered. */
-class SpanContext implements OtelContext {
-  constructor(private readonly values = new Map<symbol, unknown>()) {}
-  getValue(key: symbol) {
-    return this.values.get(key)
-  }
-  setValue(key: symbol, value: unknown): OtelContext {
-    return new SpanContext(new Map(this.values).set(key, value))
-  }
-  deleteValue(key: symbol): OtelContext {
-    const values = new Map(this.values)
-    values.delete(key)
-    return new SpanContext(values)
-  }
-}
 
 /** What the router and the routes tell of a request, as they learn it. */
 export interface RequestFacts {
@@ -88,30 +26,6 @@ interface Observed extends RequestFacts {
   userHash?: Promise<string>
 }
 
-/** The instruments, made once per meter provider. */
-function instrumentsOf(meter: OtelMeter) {
-  return {
-    calls: meter.createCounter('cabinet.tools.proxy.calls', { description: 'Tool calls, by tool and outcome.' }),
-    refusals: meter.createCounter('cabinet.tools.proxy.refusals', { description: 'The proxy’s own error answers, by code.' }),
-    upstream: meter.createHistogram('cabinet.tools.proxy.upstream.duration', {
-      description: 'Requests to the service, until their answer’s headers.',
-      unit: 's',
-      advice: { explicitBucketBoundaries: DURATION_BUCKETS },
-    }),
-    webhooks: meter.createCounter('cabinet.tools.proxy.webhooks', { description: 'Webhooks taken in and refused.' }),
-    streams: meter.createUpDownCounter('cabinet.tools.proxy.streams', { description: 'Event streams open.' }),
-  }
-}
-
-type Instruments = ReturnType<typeof instrumentsOf>
-
-interface Registered {
-  tracer: OtelTracer | undefined
-  instruments: Instruments | undefined
-  context: OtelRegistry['context']
-}
-const NOTHING: Registered = { tracer: undefined, instruments: undefined, context: undefined }
-
 /** The service's path with its job ids and file paths replaced: no id, few distinct values. */
 const upstreamTemplate = (path: string) => path.replace(/^\/artifacts\/.*$/, '/artifacts/{file}').replace(/\/jobs\/[^/]+$/, '/jobs/{jobId}')
 
@@ -128,19 +42,9 @@ export function createTelemetry(options: {
   const serviceHost = new URL(service).hostname
   const observed = new WeakMap<Request, Observed>()
   const hashes = new Map<string, Promise<string>>()
-  let tracer: { of: unknown; tracer: OtelTracer } | undefined
-  let meter: { of: unknown; instruments: Instruments } | undefined
   let openStreams = 0
 
-  /** What is registered now (an SDK may be registered after the proxy is made): a tracer, instruments, a context manager. */
-  const registered = (): Registered => {
-    const registry = (globalThis as { [REGISTRY]?: OtelRegistry })[REGISTRY]
-    if (!registry) return NOTHING
-    const { trace, metrics, context } = registry
-    if (trace && tracer?.of !== trace) tracer = { of: trace, tracer: trace.getTracer(SCOPE) }
-    if (metrics && meter?.of !== metrics) meter = { of: metrics, instruments: instrumentsOf(metrics.getMeter(SCOPE)) }
-    return { tracer: trace && tracer!.tracer, instruments: metrics && meter!.instruments, context }
-  }
+  const registered = registeredOtel()
 
   /** Tells `onEvent`; one that throws (or rejects) is reported and never breaks the request. */
   const tell = (event: ProxyEvent) => {
