@@ -30,6 +30,8 @@ const service: typeof fetch = async (input, init) => {
 
 /** What the page asked the proxy, by kind. */
 let pageRequests: { kind: 'events' | 'read' | 'call'; lastEventId: string | null }[] = []
+/** The page's requests its proxy refused with 429. */
+let refusals = 0
 /** How the next event stream requests are answered instead of by the proxy, while this says so. */
 let breakStreams: (() => Response | Promise<Response>) | undefined
 /** Event streams are cut (as a network error) this long after they open, while this says so. */
@@ -76,6 +78,7 @@ function setup(options: Partial<ToolsProxyOptions> = {}) {
     inFlight++
     try {
       const response = await proxy.handle(request)
+      if (response.status === 429) refusals++
       return kind === 'events' && cutStreamsAfter !== undefined ? cutting(response, cutStreamsAfter) : response
     } finally {
       inFlight--
@@ -111,6 +114,7 @@ beforeEach(() => {
 afterEach(() => {
   vi.useRealTimers()
   pageRequests = []
+  refusals = 0
   breakStreams = undefined
   cutStreamsAfter = undefined
   serviceReads = 0
@@ -255,6 +259,24 @@ describe('client.run and client.wait behind a proxy with webhooks', () => {
     await until(() => expect(run.value).toMatchObject({ status: 'completed' }))
     expect(count('read')).toBe(1)
   })
+
+  it('never trip their own proxy: a page starting 10 jobs a second and following them all, with the default rate', async () => {
+    const { client, hook } = setup({ rate: undefined })
+    const first = jobs + 1
+    const waits: ReturnType<typeof track<Job>>[] = []
+    for (let n = 0; n < 60; n++) {
+      // Started, then followed as a page's job view follows it: its read, then the stream.
+      const started = client.start('valuation/report', REPORT)
+      waits.push(track(started.then(({ jobId }) => client.wait('valuation/report', jobId))))
+      await advance(100)
+      // Each job ends two seconds after it started, told by its webhook.
+      if (n >= 20) await hook(`job_${first + n - 20}`, 'completed')
+    }
+    for (let n = 40; n < 60; n++) await hook(`job_${first + n}`, 'completed')
+    await until(() => expect(waits.every((wait) => wait.value?.status === 'completed')).toBe(true))
+    expect(refusals).toBe(0)
+    expect(count('call')).toBe(60)
+  }, 30_000)
 
   it('never open a stream on another origin, whatever the answer names', async () => {
     const service: typeof fetch = async (input, init) => {

@@ -17,6 +17,12 @@ interface Route {
   tool?: ToolId
   /** A signed-in user's request (checked for site, sign-in and rate first). */
   run?: (context: ProxyContext, request: Request, user: Caller) => Promise<Response>
+  /**
+   * Not counted under `rate`, which guards against a person's flood, not the kit following its own
+   * jobs: a job read costs the service at most one read per job a second, whoever asks (jobStatus),
+   * and a user's open streams are capped by `streamsPerUser`.
+   */
+  followsJobs?: true
   /** The service's own call: its signature, not a session, says who sent it. */
   open?: (context: ProxyContext, request: Request) => Promise<Response>
 }
@@ -29,14 +35,14 @@ const ROUTES: ((rest: string) => Route | undefined)[] = [
     const tool = byPath.get(rest)
     return tool && { method: 'POST', tool: tool.id, run: (context, request, user) => callRoute(context, request, user, tool) }
   },
-  (rest) => (rest === '/events' ? { method: 'GET', run: eventsRoute } : undefined),
+  (rest) => (rest === '/events' ? { method: 'GET', followsJobs: true, run: eventsRoute } : undefined),
   (rest) => (rest === '/webhooks' ? { method: 'POST', open: webhookRoute } : undefined),
   (rest) => (rest === '/usage' ? { method: 'GET', run: usageRoute } : undefined),
   (rest) => {
     const [, path, handle] = /^(\/.+)\/jobs\/([^/]+)$/.exec(rest) ?? []
     const tool = path ? byPath.get(path) : undefined
     if (tool?.mode !== 'deferred') return undefined
-    return { method: 'GET', tool: tool.id, run: (context, request, user) => jobRoute(context, request, user, tool, decodeSegment(handle!)) }
+    return { method: 'GET', tool: tool.id, followsJobs: true, run: (context, request, user) => jobRoute(context, request, user, tool, decodeSegment(handle!)) }
   },
   (rest) => {
     const [, token] = /^\/artifacts\/([^/]+)(?:\/[^/]*)?$/.exec(rest) ?? []
@@ -44,7 +50,7 @@ const ROUTES: ((rest: string) => Route | undefined)[] = [
   },
 ]
 
-/** Finds a request's route and lets it through the guards every route shares: method, site, sign-in, rate, tool. */
+/** Finds a request's route and lets it through the guards every route shares: method, site, sign-in, rate (calls, downloads, usage), tool. */
 export async function route(context: ProxyContext, request: Request): Promise<Response> {
   const { basePath, timeoutMs } = context
   const { pathname } = new URL(request.url)
@@ -62,7 +68,7 @@ export async function route(context: ProxyContext, request: Request): Promise<Re
   }
   const user = await signedInUser(context, request)
   if (!user) return refuse(request, errorAnswer(401, 'unauthorized', 'Sign in to use the tools.'), timeoutMs)
-  const wait = await overRate(context, user)
+  const wait = matched.followsJobs ? undefined : await overRate(context, user)
   if (wait !== undefined) {
     const headers = { 'Retry-After': String(wait) }
     return refuse(request, errorAnswer(429, 'rateLimited', 'Too many requests; try again shortly.', { headers }), timeoutMs)
