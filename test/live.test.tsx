@@ -292,6 +292,8 @@ describe('client.run and client.wait behind a proxy with webhooks', () => {
     await until(() => expect(waits.every((wait) => wait.value?.status === 'completed')).toBe(true))
     expect(refusals).toBe(0)
     expect(count('call')).toBe(60)
+    // One stream for the page's life: every job started joined it, none reopened it.
+    expect(count('events')).toBeLessThanOrEqual(2)
   }, 30_000)
 
   it('never open a stream on another origin, whatever the answer names', async () => {

@@ -352,6 +352,42 @@ describe('the event stream', () => {
   })
 })
 
+describe('one stream for the page’s life', () => {
+  it('carries the jobs its user starts while it is open, on any instance, and nobody else’s', async () => {
+    const store = memoryStore()
+    const options = { store, webhooks: { secret: WEBHOOK_SECRET } }
+    const [one, other] = [proxyWith(options), proxyWith(options)]
+    const first = await one.start('alice')
+    const stream = reader(await one.listen('alice', [first.handle]).response)
+    const second = await other.start('alice')
+    const bobs = await other.start('bob')
+    for (const { jobId } of [bobs, second, first]) await other.hook({ data: { jobId, status: 'completed' } })
+    const got = [await stream.next(), await stream.next()]
+    expect(got.map((each) => each !== 'end' && [each.jobId, each.body.status]).sort()).toEqual(
+      [[first.handle, 'completed'], [second.handle, 'completed']].sort(),
+    )
+    expect(await stream.next()).toBe('end')
+    expect(reads()).toBe(0)
+  })
+
+  it('resumes a job that joined it with Last-Event-ID: nothing it had is sent again', async () => {
+    const { start, listen, hook } = proxyWith({ webhooks: { secret: WEBHOOK_SECRET } })
+    const first = await start()
+    const stream = reader(await listen('alice', [first.handle]).response)
+    const second = await start()
+    await hook({ data: { jobId: second.jobId, status: 'processing', progress: 30 } })
+    const seen = await stream.next()
+    expect(seen).toMatchObject({ jobId: second.handle, body: { status: 'processing' } })
+    await hook({ data: { jobId: first.jobId, status: 'processing', progress: 60 } })
+    const last = await stream.next()
+    expect(last).toMatchObject({ jobId: first.handle, body: { status: 'processing' } })
+    // Resumed naming both jobs, in either order: only what changed since comes.
+    const resumed = reader(await listen('alice', [second.handle, first.handle], last !== 'end' ? last.id : '').response)
+    await hook({ data: { jobId: second.jobId, status: 'completed' } })
+    expect(await resumed.next()).toMatchObject({ jobId: second.handle, body: { status: 'completed' } })
+  })
+})
+
 describe('one watcher per job', () => {
   /** Two instances sharing `store`, each with pages listening to one job; the service's job ends at 20 s. */
   async function watch(store: ProxyStore, options: Partial<ToolsProxyOptions>, pages: number) {
