@@ -3,7 +3,26 @@
 import { storybookTest } from '@storybook/addon-vitest/vitest-plugin'
 import { playwright } from '@vitest/browser-playwright'
 import react from '@vitejs/plugin-react'
-import { defineConfig } from 'vitest/config'
+import { fileURLToPath } from 'node:url'
+import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config'
+
+/** The component tests, run on React 19 (project `unit`) and again on React 18.3 (project `react-18`). */
+const COMPONENT_TESTS = [
+  'test/artifact-viewer.test.tsx',
+  'test/components-shape.test.tsx',
+  'test/error-notice.test.tsx',
+  'test/job-progress.test.tsx',
+  'test/server-notices.test.tsx',
+  'test/tool-runner.test.tsx',
+  'test/upload-form.test.tsx',
+  'test/waiting.test.tsx',
+]
+
+/** React 18.3 and its react-dom, nested in test/react-18 so that react-dom 18 loads its own react. */
+const REACT_18 = fileURLToPath(new URL('./test/react-18/node_modules/', import.meta.url))
+const TESTING_LIBRARY_REACT_ESM = fileURLToPath(
+  new URL('./node_modules/@testing-library/react/dist/@testing-library/react.esm.js', import.meta.url),
+)
 
 /**
  * The browser provider for browser-mode projects: the system's Chromium (Debian's package, path in
@@ -11,8 +30,10 @@ import { defineConfig } from 'vitest/config'
  * machines cannot fetch. The flags keep it headless and quiet in containers (often run as root,
  * hence --no-sandbox) and stop it from phoning home.
  */
-export function chromiumProvider() {
+export function chromiumProvider(colorScheme?: 'light' | 'dark') {
   return playwright({
+    // The system's colour scheme the page sees (prefers-color-scheme); Chromium's own by default.
+    contextOptions: colorScheme ? { colorScheme } : undefined,
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH || undefined,
       args: [
@@ -25,6 +46,32 @@ export function chromiumProvider() {
       ],
     },
   })
+}
+
+/** Stories as tests in headless Chromium: those with `tags` (default: every one), the system in `colorScheme`. */
+function storybookProject(
+  name: string,
+  { tags, colorScheme }: { tags?: string[]; colorScheme?: 'light' | 'dark' } = {},
+): TestProjectInlineConfiguration {
+  return {
+    extends: true,
+    plugins: [storybookTest({ configDir: '.storybook', tags: tags && { include: tags } })],
+    test: {
+      name,
+      // A story's play function waits for simulated jobs and downloads: give it room.
+      testTimeout: 30_000,
+      // After the unit tests, not beside them: on a small CI machine a browser running
+      // alongside skews the timing the unit tests of polling and retries rely on.
+      sequence: { groupOrder: 1 },
+      browser: {
+        enabled: true,
+        // The provider passes Vitest's own headless flag to Playwright: without it, it asks for a display.
+        headless: true,
+        provider: chromiumProvider(colorScheme),
+        instances: [{ browser: 'chromium' }],
+      },
+    },
+  }
 }
 
 export default defineConfig({
@@ -42,27 +89,29 @@ export default defineConfig({
           typecheck: { enabled: true, include: ['test/**/*.test-d.ts'], tsconfig: 'tsconfig.json' },
         },
       },
-      // Every story as a test in headless Chromium: rendered, its play function run, then checked
-      // with axe (`a11y.test: 'error'` in .storybook/preview fails a story on any violation).
+      // The same component tests on React 18.3, a supported peer. The libraries that import React
+      // are inlined, so the alias reaches them too and one React runs the whole test.
       {
         extends: true,
-        plugins: [storybookTest({ configDir: '.storybook' })],
         test: {
-          name: 'storybook',
-          // A story's play function waits for simulated jobs and downloads: give it room.
-          testTimeout: 30_000,
-          // After the unit tests, not beside them: on a small CI machine a browser running
-          // alongside skews the timing the unit tests of polling and retries rely on.
-          sequence: { groupOrder: 1 },
-          browser: {
-            enabled: true,
-            // The provider passes Vitest's own headless flag to Playwright: without it, it asks for a display.
-            headless: true,
-            provider: chromiumProvider(),
-            instances: [{ browser: 'chromium' }],
-          },
+          name: 'react-18',
+          environment: 'jsdom',
+          include: COMPONENT_TESTS,
+          setupFiles: ['test/setup.ts'],
+          alias: [
+            { find: /^(react|react-dom)(\/.*)?$/, replacement: `${REACT_18}$1$2` },
+            // Its ESM build: the CommonJS one would load react-dom with Node's require, past the alias.
+            { find: /^@testing-library\/react$/, replacement: TESTING_LIBRARY_REACT_ESM },
+          ],
+          server: { deps: { inline: ['@tanstack/react-query', '@testing-library/react', 'react-dropzone'] } },
         },
       },
+      // Every story as a test in headless Chromium: rendered, its play function run, then checked
+      // with axe (`a11y.test: 'error'` in .storybook/preview fails a story on any violation).
+      storybookProject('storybook'),
+      // The stories tagged `dark-scheme` again, with the system's dark mode on: a page that asks
+      // for no theme must still read well (axe's contrast rule, as in every story).
+      storybookProject('storybook-dark-scheme', { tags: ['dark-scheme'], colorScheme: 'dark' }),
     ],
   },
 })

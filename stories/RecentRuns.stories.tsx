@@ -10,6 +10,7 @@ import { storyMessages } from './support/tools.js'
  * journaled before its POST leaves, so a reload never loses a paid job: it is listed here (and
  * resumed by its `useTool` on the next mount). In an app the journal is the browser's
  * localStorage; here each story keeps its own in memory, as its simulated service is its own.
+ * It has no heading of its own: the page titles it and names it with `aria-labelledby`.
  */
 const meta = {
   title: 'Components/RecentRuns',
@@ -19,7 +20,8 @@ const meta = {
   render: (args) => (
     <>
       <StartReport />
-      <RecentRuns {...args} />
+      <h2 id="story-runs-title">Your reports</h2>
+      <RecentRuns aria-labelledby="story-runs-title" {...args} />
     </>
   ),
 } satisfies Meta<typeof RecentRuns>
@@ -44,7 +46,7 @@ function StartReport() {
 export const StartShowDismiss: Story = {
   play: async ({ canvas, userEvent, globals }) => {
     const m = storyMessages({ globals })
-    await expect(canvas.getByText(m.runs.empty)).toBeVisible()
+    await expect(canvas.getByRole('region', { name: 'Your reports' })).toHaveTextContent(m.runs.empty)
     await userEvent.click(canvas.getByRole('button', { name: 'Start a valuation report' }))
     const list = await canvas.findByRole('list', {}, { timeout: RUN_TIMEOUT })
     await userEvent.click(await within(list).findByRole('button', { name: m.runs.show }, { timeout: RUN_TIMEOUT }))

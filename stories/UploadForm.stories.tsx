@@ -3,6 +3,7 @@ import { expect, waitFor, within } from 'storybook/test'
 import { useEffect, useState } from 'react'
 import { UploadForm, useTool, type UploadFormProps } from '../src/components/index.js'
 import { exampleInput } from '../src/mock/index.js'
+import { RUN_TIMEOUT } from './support/environment.js'
 import { chooseFile } from './support/play.js'
 import { storyMessages } from './support/tools.js'
 
@@ -120,5 +121,18 @@ export const Cancelled: Story = {
     await waitFor(() => expect(canvas.queryByRole('progressbar', { name: m.upload.progressLabel })).toBeNull())
     await expect(within(canvasElement).getByText('room.png')).toBeVisible()
     await expect(canvas.getByRole('button', { name: m.runner.submit })).toBeEnabled()
+  },
+}
+
+/** On its own, the form follows its job to the end: the job's progress, then the enhanced photo, then Run again. */
+export const ToTheResult: Story = {
+  play: async (context) => {
+    const { canvas, userEvent, globals } = context
+    const m = storyMessages({ globals })
+    await chooseFile(context, photo())
+    await userEvent.click(canvas.getByRole('button', { name: m.runner.submit }))
+    await expect(await canvas.findByRole('progressbar', { name: m.job.progressLabel })).toBeVisible()
+    await expect(await canvas.findByRole('img', { name: m.artifact.kinds.image }, { timeout: RUN_TIMEOUT })).toBeVisible()
+    await expect(canvas.getByRole('button', { name: m.runner.runAgain })).toBeEnabled()
   },
 }

@@ -101,6 +101,8 @@ describe('<ArtifactViewer>', () => {
     const name = screen.getByRole('link', { name: /Download/ }).getAttribute('download')!
     expect(name).toMatch(/^[a-z-]+\.pdf$/)
     expect(frame).toHaveAttribute('title', name)
+    // Tall enough for a whole page at a column's width, with no stylesheet too (the theme sizes it as a page).
+    expect(Number(frame.getAttribute('height'))).toBeGreaterThanOrEqual(800)
   })
 
   it('shows a generated site in a sandbox that can neither run scripts nor act as the host, and never in the page', async () => {

@@ -1,7 +1,7 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest'
 import { ALL_SCOPES, MOCK_ACCOUNTS, MOCK_KEYS } from '../src/mock/index.js'
-import { inputFields, isBusy, isTerminal, TOOLS } from '../src/tools/index.js'
+import { inputFields, isBusy, isTerminal, isToolsError, TOOLS, type ToolId } from '../src/tools/index.js'
 import { mediaType } from '../src/tools/internal.js'
 
 describe('tool catalogue', () => {
@@ -51,5 +51,25 @@ describe('one rule each', () => {
     expect(mediaType('multipart/form-data; boundary=x')).toBe('multipart/form-data')
     expect(mediaType('')).toBe('')
     expect(mediaType(null)).toBe('')
+  })
+})
+
+describe('inputFields', () => {
+  it('takes a catalogue row as well as an id', () => {
+    for (const tool of TOOLS) expect(inputFields(tool)).toEqual(inputFields(tool.id))
+    expect(inputFields(TOOLS[0])).toEqual([])
+  })
+
+  it('refuses an unknown tool with a typed validation error', () => {
+    for (const unknown of ['valuation/rnet', undefined, { id: 'nope' }] as unknown as ToolId[]) {
+      const error = (() => {
+        try {
+          inputFields(unknown)
+        } catch (caught) {
+          return caught
+        }
+      })()
+      expect(isToolsError(error) && error.kind === 'validation' && error.issues[0]?.code).toBe('unknown-tool')
+    }
   })
 })

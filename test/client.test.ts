@@ -158,6 +158,22 @@ describe('every error kind', () => {
     expect(error.cause).toBeInstanceOf(TypeError)
   })
 
+  it('scope errors always name their scope: a 403 where no scope is missing is bad-request', async () => {
+    server.use(http.post(`${MOCK_BASE_URL}/valuation/express`, () => HttpResponse.json({ message: 'not for you' }, { status: 403 })))
+    const error = await failure(demo().run('valuation/express', {}))
+    expect(error).toMatchObject({ kind: 'bad-request', status: 403, scope: undefined })
+    const missing = await failure(fastClient(MOCK_KEYS.limited).run('pdf/create', { objectId: 'obj_demo' }))
+    expect(missing).toMatchObject({ kind: 'scope', scope: 'tools:pdf' })
+  })
+
+  it('a rate limit always says how long to wait: the backoff where Retry-After is unreadable', async () => {
+    server.use(http.post(`${MOCK_BASE_URL}/valuation/rent`, () => HttpResponse.json({}, { status: 429, headers: { 'Retry-After': 'soon' } })))
+    const client = fastClient(MOCK_KEYS.demo, { retry: { baseDelay: 1, maxDelay: 5, maxWait: 0 } })
+    const error = await failure(client.run('valuation/rent', exampleInput('valuation/rent')))
+    expect(error.kind).toBe('rate-limit')
+    expect(error.retryAfter).toEqual(expect.any(Number))
+  })
+
   it('bad-request: a 400', async () => {
     server.use(http.post(`${MOCK_BASE_URL}/valuation/express`, () => HttpResponse.json({ message: 'no' }, { status: 400 })))
     const error = await failure(demo().run('valuation/express', {}))

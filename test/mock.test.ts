@@ -123,6 +123,22 @@ describe('the catalogue', () => {
     expect(small.rent.monthly).toBeGreaterThan(300)
   })
 
+  it('writes figures as a person would: no float residue such as 15.100000000000001', async () => {
+    for (const city of ['Berlin', 'Kazan', 'Ufa', 'Moscow', 'Paris', 'Riga', 'Oslo', 'Rome']) {
+      for (const propertyCategory of ['apartment', 'house', 'flat']) {
+        const body = (await (await post('/valuation/rent', { json: { ...rent, city, propertyCategory } })).json()) as { pricePerSquareMetre: number }
+        expect(String(body.pricePerSquareMetre), `${city}/${propertyCategory}`).toMatch(/^\d+(\.\d)?$/)
+      }
+    }
+    for (const name of ['a.pdf', 'plan.pdf', 'contract-2024.pdf', 'x.pdf']) {
+      const form = new FormData()
+      form.append('file', new File(['%PDF-1.4'], name, { type: 'application/pdf' }))
+      form.append('data', '{}')
+      const body = (await (await post('/draft/extract', { form })).json()) as { fields: { totalArea: number } }
+      expect(String(body.fields.totalArea), name).toMatch(/^\d+(\.5)?$/)
+    }
+  })
+
   it('answers anything else under the base with 404, and nothing is billed', async () => {
     expect((await get('/nowhere')).status).toBe(404)
     expect((await get('/valuation/rent/jobs/job_1')).status).toBe(404)
@@ -182,6 +198,22 @@ describe('billing', () => {
     expect(body.error.code).toBe('insufficient_funds')
     expect(body.requestId).toMatch(/^req_/)
     expect(service.bills()).toBe(0)
+  })
+
+  it('each key meets what its fixture says with the example input of every tool: broke 402, limited 403 but rent, other refused the demo listing', async () => {
+    const outcome = async (key: string) => {
+      const statuses: Record<string, number> = {}
+      for (const tool of TOOLS) {
+        statuses[tool.id] = (await callTool(tool.id, exampleInput(tool.id) as Record<string, unknown>, { key })).status
+      }
+      return statuses
+    }
+    const every = (status: number, except: Record<string, number> = {}) => Object.fromEntries(TOOLS.map((tool) => [tool.id, except[tool.id] ?? (tool.mode === 'sync' ? status : status === 200 ? 202 : status)]))
+    expect(await outcome(MOCK_KEYS.demo)).toEqual(every(200))
+    expect(await outcome(MOCK_KEYS.broke)).toEqual(every(402))
+    // `limited` holds only tools:rent; valuation/express needs no scope.
+    expect(await outcome(MOCK_KEYS.limited)).toEqual(every(403, { 'valuation/rent': 200, 'valuation/express': 200 }))
+    expect(await outcome(MOCK_KEYS.other)).toEqual(every(200, { 'site/create': 403, 'pdf/create': 403 }))
   })
 
   it('never bills polls or downloads', async () => {

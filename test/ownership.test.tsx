@@ -255,7 +255,7 @@ describe('one browser, several people behind a proxy', () => {
     expect(service.bills()).toBe(1)
   })
 
-  it('with no user, keeps runs in this page’s memory only, and says once how to keep them', async () => {
+  it('with no user, keeps runs in this page’s memory only, and says once how to keep them when the first is kept', async () => {
     signedIn = 'alice'
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})
     const kit = await loadPage()
@@ -265,12 +265,16 @@ describe('one browser, several people behind a proxy', () => {
       <>
         <Page kit={kit} client={client}>
           <page.PdfRunner />
+          <kit.RecentRuns />
         </Page>
         <Page kit={kit} client={client}>
           {null}
         </Page>
       </>,
     )
+    // A visitor who runs nothing (every anonymous page view) hears nothing.
+    await advanceUntil(() => page.shown() === 'idle -')
+    expect(warn).not.toHaveBeenCalled()
     act(() => page.latest.pdf!.run({ objectId: 'obj_demo' }))
     await advanceUntil(() => Boolean(page.latest.pdf!.job))
     expect(page.shown()).toMatch(/^(pending|running) \S+$/)

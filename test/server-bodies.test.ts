@@ -68,6 +68,7 @@ describe('a body over the cap', () => {
     ['an upload declaring more than maxUploadBytes', '/video/create', () => ({ 'content-type': 'multipart/form-data; boundary=x', 'x-user': 'alice', 'content-length': String(12 * MB) }), 12 * MB],
     ['an upload streaming past maxUploadBytes', '/video/create', () => ({ 'content-type': 'multipart/form-data; boundary=x', 'x-user': 'alice', 'transfer-encoding': 'chunked' }), 12 * MB],
   ])('%s is answered 413, and the process goes on answering', async (_, path, headers, bytes) => {
+    // Three times: the client keeps its connection alive, so the next one must be read too.
     for (let round = 0; round < 3; round++) {
       const sent = rawPost(`${proxy.url}/api/tools${path}`, headers(), bytes)
       expect(await sent.status).toBe(413)

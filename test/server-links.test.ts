@@ -4,7 +4,8 @@
 // owner out; and no service address the proxy does not sign reaches a browser.
 import { afterEach, describe, expect, it } from 'vitest'
 import { memoryStore, type ToolsProxyOptions } from '../src/server/index.js'
-import { createToolsClient, TOOLS, type ToolId } from '../src/tools/index.js'
+import { createToolsClient, type ToolId } from '../src/tools/index.js'
+import { FILE_MAKING_TOOLS } from '../src/tools/internal.js'
 import { SERVICE, SITE, testProxy } from './support/proxy.js'
 
 type Answer = (request: Request) => Response | Promise<Response>
@@ -56,7 +57,7 @@ describe('file links', () => {
       return ((await response.json()) as { image: string | null }).image
     }
     expect(await call({})).toBeNull()
-    const withText = TOOLS.filter((tool) => 'makesFiles' in tool || tool.id === 'text/generate').map((tool) => tool.id as ToolId)
+    const withText: ToolId[] = [...FILE_MAKING_TOOLS, 'text/generate']
     expect(await call({ fileTools: withText })).toMatch(signed)
     expect(() => proxyWith({ fileTools: ['nope' as ToolId] })).toThrow(TypeError)
   })

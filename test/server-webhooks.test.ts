@@ -82,6 +82,8 @@ describe('the webhook route’s own cap', () => {
     const refused = await deliver(proxy, large, await signed(large))
     expect(refused.status).toBe(413)
     expect(((await refused.json()) as { error: { code: string } }).error.code).toBe(PROXY_ERROR_CODES.uploadTooLarge)
+    expect(() => testProxy(service, { webhooks: { secret: WEBHOOK_SECRET, maxBytes: 0 } })).toThrow(TypeError)
+    expect(() => testProxy(service, { webhooks: { secret: WEBHOOK_SECRET, maxReading: 0 } })).toThrow(TypeError)
   })
 
   it('computes one HMAC per secret, however many signatures a delivery carries', async () => {

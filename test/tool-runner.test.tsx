@@ -16,10 +16,11 @@ import {
 } from '../src/components/index.js'
 import { MOCK_BASE_URL, MOCK_KEYS } from '../src/mock/index.js'
 import { ru } from '../src/entries/locales/ru.js'
-import { ToolsError, ToolsProvider, TOOLS } from '../src/react/index.js'
+import { createToolsClient, ToolsError, ToolsProvider, TOOLS, type ToolId } from '../src/react/index.js'
 import { stubObjectUrls } from './support/objectUrls.js'
 import { fakeClock } from './support/clock.js'
-import { pngFile, setupMockService } from './support/service.js'
+import { testProxy } from './support/proxy.js'
+import { fastClient, pngFile, setupMockService } from './support/service.js'
 
 const { service, server } = setupMockService()
 const { until, drive } = fakeClock(server)
@@ -36,6 +37,12 @@ function Provider({ children, apiKey = MOCK_KEYS.demo }: { children?: ReactNode;
 stubObjectUrls()
 
 const calls = () => service.log.filter((entry) => entry.kind === 'call')
+/** The names of the buttons a person can press (file pickers and the drop area aside). */
+const enabledButtons = () =>
+  screen
+    .queryAllByRole('button')
+    .filter((button) => !(button as HTMLButtonElement).disabled && !button.closest('.ct-file-drop'))
+    .map((button) => button.textContent)
 
 describe('<ToolRunner>', () => {
   it('valuation/rent: typed fields to the rent shown', async () => {
@@ -86,9 +93,11 @@ describe('<ToolRunner>', () => {
     const { container } = render(<ToolRunner tool="photo/enhance" />, { wrapper: Provider })
     await drive(user.upload(container.querySelector<HTMLInputElement>('input[type="file"]')!, pngFile()))
     await drive(user.click(screen.getByRole('button', { name: 'Run' })))
-    await until(() => screen.getByRole('button', { name: 'Run again' }))
+    await until(() => expect(document.querySelector('[data-kind="job-failed"]')).not.toBeNull())
     const notices = screen.getAllByRole('alert').filter((alert) => alert.getAttribute('data-kind') === 'job-failed')
     expect(notices).toHaveLength(1)
+    // One way on: the notice's Try again, no Run or Run again beside it.
+    expect(enabledButtons()).toEqual(['Try again'])
     expect(within(notices[0]!).getByRole('button', { name: 'Try again' })).toBeInTheDocument()
   })
 
@@ -139,14 +148,71 @@ describe('<ToolRunner>', () => {
     expect(notice).toHaveTextContent(/another account/i)
   })
 
-  it('"Run again" returns to the form with the values kept', async () => {
+  it('after a success one button goes on: "Run again", with the fields as they are', async () => {
     const user = userEvent.setup()
-    render(<ToolRunner tool="pdf/create" input={{ objectId: 'obj_demo', language: 'en' }} />, { wrapper: Provider })
+    render(<ToolRunner tool="valuation/rent" input={{ propertyCategory: 'flat', totalArea: 40, city: 'Ufa' }} />, { wrapper: Provider })
     await drive(user.click(screen.getByRole('button', { name: 'Run' })))
-    await until(() => screen.getByRole('button', { name: 'Run again' }))
+    await until(() => screen.getByRole('region', { name: 'Result' }))
+    expect(enabledButtons()).toEqual(['Run again'])
+    await drive(user.clear(screen.getByLabelText(/Total area/)))
+    await drive(user.type(screen.getByLabelText(/Total area/), '80'))
     await drive(user.click(screen.getByRole('button', { name: 'Run again' })))
-    expect(screen.queryByRole('region', { name: 'Result' })).not.toBeInTheDocument()
-    expect(screen.getByLabelText(/Listing/)).toHaveValue('obj_demo')
+    await until(() => expect(calls()).toHaveLength(2))
+    expect(service.log.at(-1)).toMatchObject({ tool: 'valuation/rent' })
+    const result = await until(() => screen.getByRole('region', { name: 'Result' }))
+    expect(within(result).getByText('80')).toBeInTheDocument()
+    expect(screen.getByLabelText(/City/)).toHaveValue('Ufa')
+  })
+
+  it('402: one way on, the notice’s Try again (no Run beside it)', async () => {
+    const user = userEvent.setup()
+    render(<ToolRunner tool="valuation/rent" input={{ propertyCategory: 'flat', totalArea: 40, city: 'Ufa' }} />, {
+      wrapper: ({ children }) => <Provider apiKey={MOCK_KEYS.broke}>{children}</Provider>,
+    })
+    await drive(user.click(screen.getByRole('button', { name: 'Run' })))
+    await until(() => screen.getByRole('alert'))
+    expect(enabledButtons()).toEqual(['Try again'])
+  })
+
+  it('429 past the wait budget: nothing that retries is enabled until the countdown ends', async () => {
+    service.inject({ match: { kind: 'call' }, fault: 'rate-limit', retryAfter: 30 })
+    const user = userEvent.setup()
+    render(
+      <ToolsProvider client={fastClient(MOCK_KEYS.demo, { retry: { maxWait: 0 } })}>
+        <ToolRunner tool="valuation/rent" input={{ propertyCategory: 'flat', totalArea: 40, city: 'Ufa' }} />
+      </ToolsProvider>,
+    )
+    await drive(user.click(screen.getByRole('button', { name: 'Run' })))
+    const notice = await until(() => screen.getByRole('alert'))
+    expect(notice).toHaveAttribute('data-kind', 'rate-limit')
+    expect(enabledButtons()).toEqual([])
+    await until(() => expect(enabledButtons()).toEqual(['Try again']), { timeout: 31_000, step: 500 })
+  })
+
+  it('403 for a key without the scope: no way to try again, as none can help', async () => {
+    const user = userEvent.setup()
+    render(<ToolRunner tool="pdf/create" input={{ objectId: 'obj_demo' }} />, {
+      wrapper: ({ children }) => <Provider apiKey={MOCK_KEYS.limited}>{children}</Provider>,
+    })
+    await drive(user.click(screen.getByRole('button', { name: 'Run' })))
+    await until(() => screen.getByRole('alert'))
+    expect(enabledButtons()).toEqual([])
+  })
+
+  it('a validation problem leaves Run, for the person to fix the field', async () => {
+    const user = userEvent.setup()
+    render(<ToolRunner tool="valuation/rent" />, { wrapper: Provider })
+    await drive(user.click(screen.getByRole('button', { name: 'Run' })))
+    await until(() => screen.getByRole('alert'))
+    expect(enabledButtons()).toEqual(['Run'])
+  })
+
+  it('reads well with no stylesheet: each label on its own line above its field, not run into it', () => {
+    const { container } = render(<ToolRunner tool="valuation/rent" input={{ propertyCategory: 'apartment' }} />, { wrapper: Provider })
+    for (const label of container.querySelectorAll('label')) {
+      expect(label.nextElementSibling?.tagName, label.textContent!).toBe('BR')
+      expect(label.nextElementSibling!.nextElementSibling).toBe(document.getElementById(label.htmlFor))
+    }
   })
 
   it('speaks Russian with the Russian messages', () => {
@@ -179,5 +245,51 @@ describe('on the server', () => {
     )
     expect(html).toContain('Rent estimate')
     expect(html).toContain('ct-tool-runner')
+  })
+})
+
+describe('<ToolRunner> behind the proxy', () => {
+  /** A page at jsdom's origin whose calls go through a proxy in process to the simulated service. */
+  function behindProxy(user: string | undefined, tools?: ToolId[]) {
+    const proxy = testProxy((input, init) => service.fetch(input, init), { baseUrl: MOCK_BASE_URL, apiKey: MOCK_KEYS.demo }, () => tools)
+    const client = createToolsClient({
+      baseUrl: '/api/tools',
+      retry: false,
+      pollInterval: 10,
+      headers: user ? { 'x-user': user } : {},
+      fetch: (input, init) => proxy.handle(new Request(new URL(String(input), location.href), init)),
+    })
+    return ({ children }: { children?: ReactNode }) => (
+      <ToolsProvider client={client} user={user ?? 'nobody'} journal={false}>
+        {children}
+      </ToolsProvider>
+    )
+  }
+
+  it('shows the signed file as a file, never its address as a "Url" row', async () => {
+    const user = userEvent.setup()
+    const { container } = render(<ToolRunner tool="site/create" input={{ objectId: 'obj_demo' }} />, {
+      wrapper: behindProxy('alice'),
+    })
+    await drive(user.click(screen.getByRole('button', { name: 'Run' })))
+    const result = await until(() => screen.getByRole('region', { name: 'Result' }))
+    await until(() => within(result).getByRole('link', { name: 'Download' }))
+    // The answer's `site: { url, title }`: the title is a row, the signed link only the file below.
+    expect(within(result).getByText('Listing obj_demo')).toBeInTheDocument()
+    expect(within(result).queryByText('Url')).toBeNull()
+    expect(container.querySelector('.ct-result__fields')!.textContent).not.toMatch(/artifacts/)
+  }, 15_000)
+
+  it.each([
+    ['401, signed out', undefined, 'Sign in to use this tool'],
+    ['403, a tool not theirs', 'alice', 'This tool isn’t available to you'],
+  ])('%s: no way to try again, as none can help', async (_, person, title) => {
+    const user = userEvent.setup()
+    render(<ToolRunner tool="valuation/rent" input={{ propertyCategory: 'flat', totalArea: 40, city: 'Ufa' }} />, {
+      wrapper: behindProxy(person, ['pdf/create']),
+    })
+    await drive(user.click(screen.getByRole('button', { name: 'Run' })))
+    expect(await until(() => screen.getByRole('alert'))).toHaveTextContent(title)
+    expect(enabledButtons()).toEqual([])
   })
 })

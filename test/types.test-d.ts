@@ -5,6 +5,7 @@ import type { Ref } from 'react'
 import { describe, expectTypeOf, it } from 'vitest'
 import {
   createToolsClient,
+  isToolsError,
   ToolsError,
   type DeferredToolId,
   type FileToolId,
@@ -16,7 +17,9 @@ import {
   type ToolInput,
   type ToolResult,
   type ToolsErrorKind,
+  type ToolsErrorOf,
   type UseJobResult,
+  type ValidationIssue,
   type UseToolResult,
   type Usage,
   type UsageMeterProps,
@@ -65,8 +68,11 @@ describe('the catalogue’s derived types', () => {
 
   it('results: a sync tool’s Result, a deferred tool’s Job', () => {
     expectTypeOf<ToolResult<'valuation/rent'>>().toEqualTypeOf<Result<'valuation/rent'>>()
-    expectTypeOf<ToolResult<'pdf/create'>>().toEqualTypeOf<Job<'pdf/create'>>()
-    expectTypeOf(client.run('pdf/create', { objectId: 'obj_1' })).resolves.toEqualTypeOf<Job<'pdf/create'>>()
+    expectTypeOf<ToolResult<'pdf/create'>>().toEqualTypeOf<Extract<Job<'pdf/create'>, { phase: 'succeeded' }>>()
+    expectTypeOf<ToolResult<'pdf/create'>['phase']>().toEqualTypeOf<'succeeded'>()
+    expectTypeOf(client.run('pdf/create', { objectId: 'obj_1' })).resolves.toEqualTypeOf<ToolResult<'pdf/create'>>()
+    // Undeclared in `Register`: the answer's body is unknown.
+    expectTypeOf<ToolResult<'valuation/rent'>['data']>().toEqualTypeOf<unknown>()
   })
 
   it('names each hook after its tool', () => {
@@ -82,6 +88,30 @@ describe('the catalogue’s derived types', () => {
     expectTypeOf<ToolsError['kind']>().toEqualTypeOf<ToolsErrorKind>()
     expectTypeOf<'unexpected'>().toExtend<ToolsErrorKind>()
     expectTypeOf<'timeout-of-my-own'>().not.toExtend<ToolsErrorKind>()
+  })
+
+  it('errors: a union told apart by kind, each kind with its own fields typed', () => {
+    const read = (error: ToolsError) => {
+      if (error.kind === 'scope') expectTypeOf(error.scope).toEqualTypeOf<string>()
+      if (error.kind === 'rate-limit') expectTypeOf(error.retryAfter).toEqualTypeOf<number>()
+      if (error.kind === 'timeout') expectTypeOf(error.jobId).toEqualTypeOf<string>()
+      if (error.kind === 'validation') expectTypeOf(error.issues).toEqualTypeOf<ValidationIssue[]>()
+      if (error.kind === 'billing') {
+        expectTypeOf(error.scope).toEqualTypeOf<undefined>()
+        expectTypeOf(error.retryAfter).toEqualTypeOf<undefined>()
+      }
+      // Before narrowing, each field is what any kind may hold.
+      expectTypeOf(error.scope).toEqualTypeOf<string | undefined>()
+    }
+    void read
+    const caught: unknown = new ToolsError('scope', 'no', { scope: 'tools:pdf' })
+    if (caught instanceof ToolsError && caught.kind === 'scope') expectTypeOf(caught.scope).toEqualTypeOf<string>()
+    if (isToolsError(caught) && caught.kind === 'rate-limit') expectTypeOf(caught.retryAfter).toEqualTypeOf<number>()
+    expectTypeOf(new ToolsError('rate-limit', 'wait', { retryAfter: 1000 })).toEqualTypeOf<ToolsErrorOf<'rate-limit'>>()
+    // @ts-expect-error: a scope error names the missing scope
+    void new ToolsError('scope', 'no')
+    // @ts-expect-error: a rate limit says how long to wait
+    void new ToolsError('rate-limit', 'wait', {})
   })
 
   it('run ownership: the provider names who is signed in; forgetting runs takes that person or another', () => {

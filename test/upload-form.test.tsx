@@ -308,14 +308,12 @@ describe('<UploadForm> submitting', () => {
     expect(screen.getByRole('textbox', { name: 'Mode' })).toBeDisabled()
     expect(submit()).toHaveAttribute('aria-disabled', 'true')
     expect(form(container)).toHaveAttribute('aria-busy', 'true')
-    expect(screen.queryByRole('progressbar')).toBeNull()
+    expect(within(dropRoot(container)).queryByRole('progressbar')).toBeNull()
 
     await drive(userEvent.click(submit()))
     fireEvent.submit(form(container))
     await advance(30)
     expect(calls()).toHaveLength(1)
-    // The form shows no job progress or result: that is JobProgress's and ArtifactViewer's part.
-    expect(container.querySelector('.ct-job-progress, .ct-artifact-viewer')).toBeNull()
   })
 
   it('after a failed submit shows the error, moves focus to it, and Try again resends', async () => {
@@ -329,6 +327,8 @@ describe('<UploadForm> submitting', () => {
     expect(errorNotice).toHaveFocus()
     expect(screen.getByText('unpaid.png')).toBeInTheDocument()
     expect(calls()).toHaveLength(1)
+    // One way on: the notice's Try again, not the form's Run beside it.
+    expect(screen.queryByRole('button', { name: 'Run' })).toBeNull()
 
     await drive(userEvent.click(within(errorNotice).getByRole('button', { name: 'Try again' })))
     await until(() => expect(calls()).toHaveLength(2))
@@ -361,6 +361,26 @@ describe('<UploadForm> submitting', () => {
     await until(() => expect(screen.getByTestId('outside')).toHaveTextContent(/^succeeded [1-9]/))
     expect(form(container)).toHaveAttribute('data-state', 'succeeded')
     expect(calls()).toHaveLength(1)
+    // Showing the job is the caller's part here.
+    expect(form(container).querySelector('.ct-job-progress, .ct-result')).toBeNull()
+  })
+
+  it('on its own, follows its job to the end: the job’s progress, then the file, then Run again', async () => {
+    service.freezeJobs()
+    const { container } = renderIn(<UploadForm tool="photo/enhance" />)
+    await drive(userEvent.upload(fileInput(container), pngFile('alone.png')))
+    await drive(userEvent.click(submit()))
+    const progress = await until(() => within(form(container)).getByRole('progressbar', { name: 'Job progress' }))
+    expect(progress.closest('.ct-job-progress')).toHaveAttribute('data-state', 'pending')
+    service.freezeJobs(false)
+    const image = await until(() => within(form(container)).getByRole('img', { name: 'Image' }))
+    expect(image.getAttribute('src')).toMatch(/^blob:/)
+    expect(within(form(container)).getByText('Job finished.')).toBeInTheDocument()
+    expect(container.querySelector('.ct-upload-form__result')).toHaveFocus()
+    // One button goes on: Run again, with the same file.
+    expect(screen.queryByRole('button', { name: 'Run' })).toBeNull()
+    await drive(userEvent.click(screen.getByRole('button', { name: 'Run again' })))
+    await until(() => expect(calls()).toHaveLength(2))
   })
 
   it('shows a validation problem with the file next to the drop area', () => {

@@ -2,6 +2,7 @@ import type { CallOptions, Job, JobHandle, Result, ToolDefinition, Usage, Waitin
 import {
   abortError,
   issue,
+  isToolsError,
   toToolsError,
   ToolsError,
   validationError,
@@ -191,7 +192,7 @@ export function createClient(tools: readonly ToolDefinition[], options: ToolsCli
           outcome = new ToolsError('network', 'The service could not be reached.', { tool: name, cause })
         }
         let error: ToolsError
-        if (outcome instanceof ToolsError) {
+        if (isToolsError(outcome)) {
           error = outcome
           if (transient && presence.offline() && Date.now() < deadline) {
             // Offline is not the service's fault: wait for the connection, within the budget.
@@ -204,9 +205,9 @@ export function createClient(tools: readonly ToolDefinition[], options: ToolsCli
             pacer.answer(isCall)
             return outcome
           }
-          error = errorFromResponse(outcome, await readBody(outcome), interpret, tool, isCall)
+          error = errorFromResponse(outcome, await readBody(outcome), interpret, tool, isCall, () => backoff(refusals++, policy))
           if (error.kind === 'rate-limit') {
-            const delay = error.retryAfter ?? backoff(refusals++, policy)
+            const delay = error.retryAfter
             pacer.answer(isCall, delay)
             if (delay > policy.maxRetryAfter || Date.now() + delay > deadline) throw error
             // The pacer holds this request, with every other of the key, until the pause is over.

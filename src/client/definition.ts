@@ -17,11 +17,6 @@ export interface ToolDefinition {
   readonly fileField?: string
   /** Takes a listing (`objectId` or `collectionId`) that must belong to the caller. */
   readonly listing?: boolean
-  /**
-   * Its answers carry files the service made for this call (a PDF, a video, a site): the proxy
-   * signs their links for the caller. Tools that answer with text and figures leave it out.
-   */
-  readonly makesFiles?: boolean
   /** Validates the input before anything is sent. */
   readonly input: StandardSchemaV1
 }
@@ -37,24 +32,28 @@ export interface JobHandle<T extends string = string> {
   requestId: string
 }
 
-/** One read of a job. `data` is the raw body; `artifacts` the result links found in it. */
-export interface Job<T extends string = string> {
+interface JobFields<T extends string> {
   tool: T
   jobId: string
   /** The status as the service sent it. */
   status: string
-  phase: JobPhase
   requestId?: string
   /** Completion between 0 and 1, when the body carries a progress number. */
   progress?: number
-  data: unknown
   artifacts: string[]
 }
 
-/** A synchronous tool's finished answer. */
-export interface Result<T extends string = string> {
+/**
+ * One read of a job. `data` is the raw body; `artifacts` the result links found in it. `D` is
+ * the body of a succeeded job (a result type declared in `Register`); before then it is `unknown`.
+ */
+export type Job<T extends string = string, D = unknown> = JobFields<T> &
+  ({ phase: 'succeeded'; data: D } | { phase: Exclude<JobPhase, 'succeeded'>; data: unknown })
+
+/** A synchronous tool's finished answer; `D` is its body's type (declared in `Register`, else `unknown`). */
+export interface Result<T extends string = string, D = unknown> {
   tool: T
-  data: unknown
+  data: D
   artifacts: string[]
   requestId?: string
 }

@@ -52,8 +52,21 @@ export interface ToolsErrorInit {
   cause?: unknown
 }
 
-/** Every failure of the kit, told apart by `kind`. */
-export class ToolsError extends Error {
+/** The fields a kind always has, beyond those of every kind. */
+interface KindFields {
+  /** The scope the key lacks (from the catalogue). */
+  scope: { readonly scope: string }
+  /** Milliseconds to wait before trying again. */
+  'rate-limit': { readonly retryAfter: number }
+  /** The job followed too long: `client.wait(tool, jobId)` takes it up again. */
+  timeout: { readonly jobId: string }
+}
+
+/** What one kind's constructor must be given. */
+type InitOf<K extends ToolsErrorKind> = K extends keyof KindFields ? [init: ToolsErrorInit & KindFields[K]] : [init?: ToolsErrorInit]
+
+// The runtime class. Its public type is the union `ToolsError` below, which types each kind's own fields.
+class ToolsErrorClass extends Error {
   override readonly name = 'ToolsError'
   // Declared, not initialised: the constructor sets each one, so the output need not list them twice.
   declare readonly kind: ToolsErrorKind
@@ -65,7 +78,7 @@ export class ToolsError extends Error {
   declare readonly requestId?: string
   /** The response (or job) body as received: parsed JSON, else text. */
   declare readonly body?: unknown
-  /** One per field, for `validation`. */
+  /** One per field, for `validation`; empty for the other kinds. */
   declare readonly issues: ValidationIssue[]
   /** The scope the key lacks, for `scope`. */
   declare readonly scope?: string
@@ -85,6 +98,29 @@ export class ToolsError extends Error {
     this.retryAfter = init.retryAfter
   }
 }
+
+/**
+ * The error of one kind: `ToolsErrorOf<'scope'>` has `scope: string`, `ToolsErrorOf<'rate-limit'>`
+ * `retryAfter: number`, `ToolsErrorOf<'timeout'>` `jobId: string`. An interface over the class, so
+ * `instanceof` narrows to it.
+ */
+export interface ToolsErrorOf<K extends ToolsErrorKind> extends ToolsErrorClass {
+  readonly kind: K
+  readonly scope: K extends 'scope' ? string : undefined
+  readonly retryAfter: K extends 'rate-limit' ? number : undefined
+  readonly jobId: K extends 'timeout' ? string : string | undefined
+}
+
+/** Every failure of the kit: a union told apart by `kind`, each kind with its own fields typed. */
+export type ToolsError = { [K in ToolsErrorKind]: ToolsErrorOf<K> }[ToolsErrorKind]
+
+interface ToolsErrorConstructor {
+  new <K extends ToolsErrorKind>(kind: K, message: string, ...init: InitOf<K>): K extends ToolsErrorKind ? ToolsErrorOf<K> : never
+  readonly prototype: ToolsError
+}
+
+/** Every failure of the kit, told apart by `kind`; `instanceof ToolsError` and `isToolsError` narrow to the union. */
+export const ToolsError = ToolsErrorClass as unknown as ToolsErrorConstructor
 
 export function isToolsError(value: unknown): value is ToolsError {
   return value instanceof ToolsError

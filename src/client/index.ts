@@ -12,8 +12,8 @@ export type {
   Usage,
   Waiting,
 } from './definition.js'
-export { abortError, isToolsError, toToolsError, ToolsError, VALIDATION_MESSAGES } from './errors.js'
-export type { ToolsErrorKind, ValidationCode, ValidationIssue } from './errors.js'
+export { abortError, issue, isToolsError, toToolsError, ToolsError, validationError, VALIDATION_MESSAGES } from './errors.js'
+export type { ToolsErrorKind, ToolsErrorOf, ValidationCode, ValidationIssue } from './errors.js'
 export { defaultInterpretation, jobFailedError } from './interpret.js'
 export type { Interpretation } from './interpret.js'
 export type { RetryOptions } from './retry.js'

@@ -31,7 +31,7 @@ const KIND_BY_STATUS: Record<number, ToolsErrorKind> = {
 /**
  * The typed error for a non-2xx answer to a request of `tool` (none for an artifact). `call`
  * marks a tool call (POST), where a refusal may be the listing access error rather than its
- * status's usual kind.
+ * status's usual kind. A 429 waits its Retry-After, else `backoff()`.
  */
 export function errorFromResponse(
   response: Response,
@@ -39,11 +39,14 @@ export function errorFromResponse(
   interpret: Interpretation,
   tool: ToolDefinition | undefined,
   call: boolean,
+  backoff: () => number,
 ): ToolsError {
   const { status } = response
   let kind: ToolsErrorKind = KIND_BY_STATUS[status] ?? (status >= 500 ? 'server' : 'bad-request')
   if (call && tool && interpret.isListingAccessError({ status, body, tool })) kind = 'listing-access'
   const scope = kind === 'scope' ? (tool?.scope ?? undefined) : undefined
+  // A 403 where no scope is missing (a file, a tool any key may use) is just a refusal.
+  if (kind === 'scope' && !scope) kind = 'bad-request'
   // Terse: a UI explains each kind in the person's language; the service's own words follow.
   const detail = interpret.errorMessage(body)
   const message = `${tool?.id ?? 'artifact'}: ${status} ${kind}${scope ? ` (needs ${scope})` : ''}${detail ? `: ${detail}` : ''}`
@@ -54,7 +57,12 @@ export function errorFromResponse(
     body,
     scope,
     // A proxy's spend cap (402) says when its window ends, as a rate limit does.
-    retryAfter: kind === 'rate-limit' || kind === 'billing' ? parseRetryAfter(response.headers.get('retry-after')) : undefined,
+    retryAfter:
+      kind === 'rate-limit'
+        ? (parseRetryAfter(response.headers.get('retry-after')) ?? backoff())
+        : kind === 'billing'
+          ? parseRetryAfter(response.headers.get('retry-after'))
+          : undefined,
   })
 }
 

@@ -1,8 +1,8 @@
 'use client'
-import { useEffect, useId, useState, useSyncExternalStore } from 'react'
+import { useEffect, useId, useState, useSyncExternalStore, type ForwardedRef } from 'react'
 import { useArtifact } from '../react/index.js'
 import { artifactFileName } from './artifactFile.js'
-import { cx, type RootProps } from './classNames.js'
+import { cx, withRef, type RootProps } from './classNames.js'
 import { ErrorNotice } from './ErrorNotice.js'
 import { useFormat } from './format.js'
 import { DownloadIcon, ExternalLinkIcon, FileIcon } from './icons.js'
@@ -37,13 +37,19 @@ export interface ArtifactViewerProps extends Omit<RootProps, 'title'> {
  * @example
  * {job.artifacts.map((url) => <ArtifactViewer key={url} url={url} />)}
  */
-export function ArtifactViewer(props: ArtifactViewerProps) {
+export const ArtifactViewer = withRef(function ArtifactViewer(props: ArtifactViewerProps, ref: ForwardedRef<HTMLElement>) {
   // A retry mounts the view afresh: its query, failed and holding no file, fetches again on mount.
   const [attempt, setAttempt] = useState(0)
-  return <ArtifactView key={attempt} {...props} onRetry={() => setAttempt((count) => count + 1)} />
+  return <ArtifactView key={attempt} {...props} rootRef={ref} onRetry={() => setAttempt((count) => count + 1)} />
+})
+
+interface ArtifactViewProps extends ArtifactViewerProps {
+  onRetry: () => void
+  rootRef: ForwardedRef<HTMLElement>
 }
 
-function ArtifactView({ url, title, className, onRetry, ...root }: ArtifactViewerProps & { onRetry: () => void }) {
+function ArtifactView({ url, title, className, onRetry, rootRef, ...rest }: ArtifactViewProps) {
+  const root = { ...rest, ref: rootRef }
   const messages = useMessages()
   const format = useFormat()
   const { objectUrl, blob, kind, error, fileName: given, navigable } = useArtifact(url)
@@ -107,7 +113,8 @@ function ArtifactView({ url, title, className, onRetry, ...root }: ArtifactViewe
         referrerPolicy="no-referrer"
         title={title ?? (kind === 'html' ? messages.artifact.iframeTitle : fileName)}
         width="100%"
-        height="480"
+        // With no stylesheet: a whole A4 page of a PDF at a column's width.
+        height={kind === 'pdf' ? 900 : 480}
       />
     ) : null
 

@@ -1,38 +1,28 @@
 'use client'
-import { forwardRef } from 'react'
+import type { ForwardedRef } from 'react'
 import { isToolsError, useToolsContext, type ToolsErrorKind } from '../react/index.js'
 import { proxyRefusalOf } from '../react/index.js'
-import { cx } from './classNames.js'
+import { cx, withRef, type RootProps } from './classNames.js'
 import { useFormat } from './format.js'
 import { AlertIcon, CloseIcon } from './icons.js'
 import { fieldLabel, issueMessage } from './issues.js'
 import { useCountdown } from './clock.js'
+import { remedyOf } from './remedy.js'
 import { useMessages } from './useMessages.js'
 
 /** A `ToolsError`'s kind; anything else thrown is `unexpected` too. */
 type NoticeKind = ToolsErrorKind
 
-/** Kinds a repeat of the same call can fix (after a wait, a top-up, a reconnect): these offer "Try again". */
-const RETRYABLE: ReadonlySet<NoticeKind> = new Set([
-  'billing',
-  'rate-limit',
-  'server',
-  'network',
-  'job-failed',
-  'aborted',
-  'timeout',
-  'unexpected',
-])
-
 /** Kinds whose body may carry the service's own explanation, worth quoting. */
 const QUOTES_SERVICE: ReadonlySet<NoticeKind> = new Set(['bad-request', 'job-failed'])
 
-export interface ErrorNoticeProps {
+export interface ErrorNoticeProps extends RootProps<HTMLDivElement> {
   /** What was thrown: a `ToolsError` is explained by its kind, anything else in general terms. */
   error: unknown
   /**
-   * Shows "Try again" for errors a repeat can fix. Pass the hook's `retry`: it sends the same
-   * call with the same Idempotency-Key, so a call that went through is not billed twice.
+   * Shows "Try again" for errors a repeat can fix (none for a sign-in or a tool refused). Pass
+   * the hook's `retry`: it sends the same call with the same Idempotency-Key, so a call that went
+   * through is not billed twice.
    * For a rate limit the button stays disabled until the Retry-After wait is over.
    */
   onRetry?: () => void
@@ -40,7 +30,6 @@ export interface ErrorNoticeProps {
   onDismiss?: () => void
   /** The id of each field's control: each validation problem then links to its field. */
   fieldId?: (field: string) => string | undefined
-  className?: string
 }
 
 /**
@@ -57,9 +46,9 @@ export interface ErrorNoticeProps {
  * const { run, retry, error } = usePdfCreate()
  * {error && <ErrorNotice error={error} onRetry={retry} />}
  */
-export const ErrorNotice = forwardRef<HTMLDivElement, ErrorNoticeProps>(function ErrorNotice(
-  { error, onRetry, onDismiss, fieldId, className },
-  ref,
+export const ErrorNotice = withRef(function ErrorNotice(
+  { error, onRetry, onDismiss, fieldId, className, ...root }: ErrorNoticeProps,
+  ref: ForwardedRef<HTMLDivElement>,
 ) {
   const { billingUrl, client } = useToolsContext()
   const messages = useMessages()
@@ -83,10 +72,11 @@ export const ErrorNotice = forwardRef<HTMLDivElement, ErrorNoticeProps>(function
   const resetAt = typeof limitBody?.error?.resetAt === 'string' ? Date.parse(limitBody.error.resetAt) : NaN
   const action = Number.isNaN(resetAt) ? text.action : messages.proxy.userLimit.again(format.dateTime(resetAt))
   const billingLink = kind === 'billing' && !refusal ? billingUrl : undefined
-  const offersRetry = Boolean(onRetry) && RETRYABLE.has(kind) && !refusal
+  const offersRetry = Boolean(onRetry) && remedyOf(error, client.interpret) === 'retry'
 
   return (
     <div
+      {...root}
       ref={ref}
       role="alert"
       tabIndex={-1}

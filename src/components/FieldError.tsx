@@ -1,5 +1,6 @@
 'use client'
-import { cx } from './classNames.js'
+import type { ForwardedRef } from 'react'
+import { cx, withRef } from './classNames.js'
 import { issueFor, issueMessage } from './issues.js'
 import { useMessages } from './useMessages.js'
 
@@ -21,13 +22,16 @@ export interface FieldErrorProps {
  * <input id="city" aria-describedby="city-error" />
  * <FieldError error={error} field="city" id="city-error" />
  */
-export function FieldError({ error, field, id, className }: FieldErrorProps) {
+export const FieldError = withRef(function FieldError(
+  { error, field, id, className }: FieldErrorProps,
+  ref: ForwardedRef<HTMLParagraphElement>,
+) {
   const messages = useMessages()
   const issue = issueFor(error, field)
   if (!issue) return null
   return (
-    <p id={id} className={cx('ct-field-error', className)}>
+    <p ref={ref} id={id} className={cx('ct-field-error', className)}>
       {issueMessage(messages, issue)}
     </p>
   )
-}
+})

@@ -1,9 +1,9 @@
 'use client'
-import { useEffect, useId, useRef, useState } from 'react'
+import { useEffect, useId, useRef, useState, type ForwardedRef } from 'react'
 import { useDropzone, type Accept } from 'react-dropzone'
 import { type FileToolId, type UploadProgress } from '../react/index.js'
 import { useObjectUrl } from '../react/internal.js'
-import { cx } from './classNames.js'
+import { cx, withRef } from './classNames.js'
 import { acceptedTypeNames, defaultMaxSize, isPreviewable, toolAccept } from './fileAccept.js'
 import { useFormat } from './format.js'
 import { CloseIcon, FileIcon, UploadIcon } from './icons.js'
@@ -64,7 +64,7 @@ export type FileDropState = 'idle' | 'dragging' | 'selected' | 'rejected' | 'upl
  * const [file, setFile] = useState<File | null>(null)
  * <FileDrop tool="photo/enhance" file={file} onFileChange={setFile} />
  */
-export function FileDrop({
+export const FileDrop = withRef(function FileDrop({
   tool,
   accept: acceptProp,
   maxSize: maxSizeProp,
@@ -78,7 +78,7 @@ export function FileDrop({
   'aria-describedby': describedBy,
   invalid = false,
   className,
-}: FileDropProps) {
+}: FileDropProps, ref: ForwardedRef<HTMLDivElement>) {
   const messages = useMessages()
   const format = useFormat()
   const accept = acceptProp ?? toolAccept(tool)
@@ -155,7 +155,7 @@ export function FileDrop({
   const sent = progress && total > 0 ? Math.min(progress.loaded, total) : undefined
 
   return (
-    <div className={cx('ct-file-drop', className)} data-state={state}>
+    <div ref={ref} className={cx('ct-file-drop', className)} data-state={state}>
       <input
         {...getInputProps({
           className: 'ct-file-drop__input',
@@ -253,4 +253,4 @@ export function FileDrop({
       )}
     </div>
   )
-}
+})

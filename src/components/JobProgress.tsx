@@ -1,5 +1,5 @@
 'use client'
-import { useMemo, useState, type ReactNode } from 'react'
+import { useMemo, useState, type ForwardedRef, type ReactNode } from 'react'
 import {
   isTerminal,
   jobFailedError,
@@ -12,7 +12,7 @@ import {
   type Waiting,
 } from '../react/index.js'
 import { ArtifactViewer } from './ArtifactViewer.js'
-import { cx, type RootProps } from './classNames.js'
+import { cx, withRef, type RootProps } from './classNames.js'
 import { ErrorNotice } from './ErrorNotice.js'
 import { useFormat } from './format.js'
 import { AlertIcon } from './icons.js'
@@ -78,13 +78,13 @@ const WITH_BAR: ReadonlySet<JobProgressState> = new Set(['checking', 'pending', 
  * // or, from an id kept elsewhere:
  * <JobProgress tool="video/create" jobId={jobId} />
  */
-export function JobProgress(props: JobProgressProps) {
+export const JobProgress = withRef(function JobProgress(props: JobProgressProps, ref: ForwardedRef<HTMLDivElement>) {
   // Another job is another run: its clock, its announcements and what it was seen doing start afresh.
   const { tool, jobId } = props.job ?? props
-  return <JobProgressView key={`${tool}/${jobId}`} {...props} />
-}
+  return <JobProgressView key={`${tool}/${jobId}`} {...props} rootRef={ref} />
+})
 
-function JobProgressView(props: JobProgressProps) {
+function JobProgressView({ rootRef, ...props }: JobProgressProps & { rootRef: ForwardedRef<HTMLDivElement> }) {
   // eslint-disable-next-line @typescript-eslint/no-unused-vars -- tool, jobId and job are read from props below; the rest goes to the root
   const { pollInterval, showArtifacts = true, renderArtifact, startedAt, onRetry, className, tool: _tool, jobId: _jobId, job: _job, ...root } = props
   const messages = useMessages()
@@ -117,7 +117,8 @@ function JobProgressView(props: JobProgressProps) {
     [job, client],
   )
 
-  const fraction = job?.phase === 'succeeded' ? 1 : terminal ? undefined : job?.progress
+  // A queued job has done nothing yet, and a running one reporting 0 has told nothing: no "0% complete".
+  const fraction = job?.phase === 'succeeded' ? 1 : job?.phase === 'running' ? job.progress || undefined : undefined
   const percent = fraction === undefined ? undefined : Math.round(fraction * 100)
   const progressText = fraction === undefined ? undefined : messages.job.progress(format.percent(fraction))
   // The percentage is read out while the job runs; at the end the phase says it.
@@ -125,7 +126,7 @@ function JobProgressView(props: JobProgressProps) {
   const detail = job?.phase === 'running' && job.status.toLowerCase() !== 'running' ? job.status : undefined
 
   return (
-    <div {...root} className={cx('ct-job-progress', className)} data-state={state}>
+    <div {...root} ref={rootRef} className={cx('ct-job-progress', className)} data-state={state}>
       <div className="ct-job-progress__header">
         <span className="ct-job-progress__indicator" aria-hidden="true" />
         <p className="ct-job-progress__title">

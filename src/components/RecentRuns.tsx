@@ -1,25 +1,36 @@
 'use client'
-import { useId, useState } from 'react'
+import { useId, useState, type ForwardedRef } from 'react'
 import { useRuns, type DeferredToolId, type Run, type ToolId } from '../react/index.js'
-import { cx } from './classNames.js'
+import { cx, withRef, type RootProps } from './classNames.js'
 import { useFormat } from './format.js'
 import { JobProgress } from './JobProgress.js'
 import { useMessages } from './useMessages.js'
 
-export interface RecentRunsProps {
+export interface RecentRunsProps extends RootProps {
   /** Only this tool's runs. */
   tool?: ToolId
   /** Only the runs of `useTool(tool, { scope })` with this scope. */
   scope?: string
-  className?: string
 }
 
 /**
  * The journal's runs for the key in effect, newest first: status, time taken, and on "Show" the
- * job followed live with its files. "Dismiss" forgets a run. Class names: `ct-recent-runs`,
- * `__item`, `__title`, `__status`, `__elapsed`, `__actions`; `data-state` holds each run's phase.
+ * job followed live with its files. "Dismiss" forgets a run. With none, it says where runs will
+ * appear. It has no heading of its own: the page titles it, and names the region with
+ * `aria-labelledby` (pointing at that title) or `aria-label`; the default name is
+ * `messages.runs.title`.
+ *
+ * Class names: `ct-recent-runs`, `__list`, `__empty`, `__item`, `__title`, `__status`,
+ * `__elapsed`, `__actions`; `data-state` holds each run's phase.
+ *
+ * @example
+ * <h2 id="runs-title">Your runs</h2>
+ * <RecentRuns aria-labelledby="runs-title" />
  */
-export function RecentRuns({ tool, scope, className }: RecentRunsProps) {
+export const RecentRuns = withRef(function RecentRuns(
+  { tool, scope, className, ...root }: RecentRunsProps,
+  ref: ForwardedRef<HTMLElement>,
+) {
   const messages = useMessages()
   const format = useFormat()
   const { runs, dismiss } = useRuns({ tool, scope })
@@ -62,11 +73,17 @@ export function RecentRuns({ tool, scope, className }: RecentRunsProps) {
   }
 
   return (
-    <section className={cx('ct-recent-runs', className)} aria-labelledby={`${id}-title`}>
-      <h2 className="ct-recent-runs__heading" id={`${id}-title`}>
-        {messages.runs.title}
-      </h2>
-      {runs.length ? <ol className="ct-recent-runs__list">{runs.map(item)}</ol> : <p className="ct-hint">{messages.runs.empty}</p>}
+    <section
+      aria-label={root['aria-labelledby'] ? undefined : messages.runs.title}
+      {...root}
+      ref={ref}
+      className={cx('ct-recent-runs', className)}
+    >
+      {runs.length ? (
+        <ol className="ct-recent-runs__list">{runs.map(item)}</ol>
+      ) : (
+        <p className="ct-recent-runs__empty">{messages.runs.empty}</p>
+      )}
     </section>
   )
-}
+})

@@ -1,14 +1,15 @@
 'use client'
-import { Fragment, type ReactNode } from 'react'
-import { type Job, type Result } from '../react/index.js'
+import { Fragment, type ForwardedRef, type ReactNode } from 'react'
+import { type Messages, type ToolId, type ToolResult } from '../react/index.js'
 import { ArtifactViewer } from './ArtifactViewer.js'
-import { cx, type RootProps } from './classNames.js'
+import { cx, withRef, type RootProps } from './classNames.js'
 import { useFormat, type Format } from './format.js'
+import { fieldLabel } from './issues.js'
 import { useMessages } from './useMessages.js'
 
-export interface ResultViewProps extends RootProps {
-  /** A synchronous tool's `Result` or a deferred tool's succeeded `Job`. */
-  result: Result | Job
+export interface ResultViewProps<T extends ToolId = ToolId> extends RootProps {
+  /** A synchronous tool's `Result` or a deferred tool's succeeded `Job`, its `data` as declared in `Register`. */
+  result: ToolResult<T>
   /** Show the result links at all. Default true. */
   showArtifacts?: boolean
   /** How to show one result link; default an `<ArtifactViewer>`. */
@@ -32,15 +33,36 @@ function answerOf(body: unknown): unknown {
   return only && typeof only === 'object' && !Array.isArray(only) ? only : body
 }
 
-/** Field names as words: `pricePerSquareMetre` → `Price per square metre`. */
-function words(key: string): string {
+/**
+ * A field's label: the locale's for result fields, else the input field's label (`city`), else
+ * the name in words (`pricePerSquareMetre` → `Price per square metre`).
+ */
+function labelOf(messages: Messages, key: string): string {
+  if (Object.hasOwn(messages.resultFields, key)) return messages.resultFields[key]!
+  if (Object.hasOwn(messages.fields, key)) return fieldLabel(messages, key)!
   const spaced = key.replace(/[_-]+/g, ' ').replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase()
   return spaced.charAt(0).toUpperCase() + spaced.slice(1)
 }
 
+/** Whether a value is one of the result's files: compared as resolved URLs, as a proxy may write its links root-relative. */
+type IsLink = (value: unknown) => boolean
+
+function linkTest(artifacts: readonly string[]): IsLink {
+  const links = new Set(artifacts)
+  return (value) => {
+    if (typeof value !== 'string' || !artifacts.length || !/^(https?:\/\/|\/)/i.test(value)) return false
+    try {
+      return links.has(new URL(value, artifacts[0]).href)
+    } catch {
+      return false
+    }
+  }
+}
+
 interface ValueProps {
   value: unknown
-  links: Set<string>
+  isLink: IsLink
+  messages: Messages
   format: Format
   depth: number
 }
@@ -57,46 +79,46 @@ function asText(value: unknown): string {
   return text.length > 500 ? `${text.slice(0, 500)}…` : text
 }
 
-const isLink = (value: unknown, links: Set<string>) => typeof value === 'string' && links.has(value)
-
-function Value({ value, links, format, depth }: ValueProps): ReactNode {
+function Value(props: ValueProps): ReactNode {
+  const { value, isLink, format, depth } = props
   if (value === null || value === undefined) return '—'
   if (typeof value === 'number') return format.number(value)
   if (typeof value === 'boolean') return String(value)
-  if (typeof value === 'string') return links.has(value) ? null : value
+  if (typeof value === 'string') return isLink(value) ? null : value
   if (depth >= MAX_DEPTH) return <code className="ct-result__text">{asText(value)}</code>
   if (Array.isArray(value)) {
     // Result links are shown below as files: an item that is only a link is no item here.
-    const items = value.filter((item) => !isLink(item, links))
+    const items = value.filter((item) => !isLink(item))
     if (items.length === 0) return null
     return (
       <ol className="ct-result__list">
         {items.map((item, index) => (
           <li key={index}>
-            <Value value={item} links={links} format={format} depth={depth + 1} />
+            <Value {...props} value={item} depth={depth + 1} />
           </li>
         ))}
       </ol>
     )
   }
-  return <Fields value={value as Record<string, unknown>} links={links} format={format} depth={depth} />
+  return <Fields {...props} value={value as Record<string, unknown>} />
 }
 
 /** Whether a field has something to show once its result links are left to the viewers. */
-function shows(value: unknown, links: Set<string>): boolean {
-  return !isLink(value, links) && !(Array.isArray(value) && value.length > 0 && value.every((item) => isLink(item, links)))
+function shows(value: unknown, isLink: IsLink): boolean {
+  return !isLink(value) && !(Array.isArray(value) && value.length > 0 && value.every(isLink))
 }
 
-function Fields({ value: record, links, format, depth }: ValueProps & { value: Record<string, unknown> }) {
-  const entries = Object.entries(record).filter(([key, value]) => !HIDDEN.has(key) && shows(value, links))
+function Fields(props: ValueProps & { value: Record<string, unknown> }) {
+  const { value: record, isLink, messages, depth } = props
+  const entries = Object.entries(record).filter(([key, value]) => !HIDDEN.has(key) && shows(value, isLink))
   if (entries.length === 0) return null
   return (
     <dl className="ct-result__fields">
       {entries.map(([key, value]) => (
         <div key={key} className="ct-result__field">
-          <dt>{words(key)}</dt>
+          <dt>{labelOf(messages, key)}</dt>
           <dd>
-            <Value value={value} links={links} format={format} depth={depth + 1} />
+            <Value {...props} value={value} depth={depth + 1} />
           </dd>
         </div>
       ))}
@@ -105,24 +127,28 @@ function Fields({ value: record, links, format, depth }: ValueProps & { value: R
 }
 
 /**
- * A finished run, readably: the body's fields as a list (numbers formatted for the locale,
- * result links left to the viewers below), then each file in an `<ArtifactViewer>`.
+ * A finished run, readably: the body's fields as a list (labels and numbers in the messages'
+ * locale; the result's file links, however the body writes them, left to the viewers below),
+ * then each file in an `<ArtifactViewer>`.
  *
  * Classes: `ct-result`, parts `__heading`, `__fields`, `__field`, `__list`, `__text` (what is
  * nested too deep to lay out), `__artifacts`.
  */
-export function ResultView({ result, showArtifacts = true, renderArtifact, className, ...root }: ResultViewProps) {
+export const ResultView = withRef(function ResultView<T extends ToolId = ToolId>(
+  { result, showArtifacts = true, renderArtifact, className, ...root }: ResultViewProps<T>,
+  ref: ForwardedRef<HTMLElement>,
+) {
   const messages = useMessages()
   const format = useFormat()
-  const links = new Set(result.artifacts)
+  const isLink = linkTest(result.artifacts)
   const body = answerOf(result.data)
   return (
-    <section aria-label={messages.runner.result} {...root} className={cx('ct-result', className)}>
+    <section aria-label={messages.runner.result} {...root} ref={ref} className={cx('ct-result', className)}>
       <h3 className="ct-result__heading">{messages.runner.result}</h3>
       {body && typeof body === 'object' ? (
-        <Value value={body} links={links} format={format} depth={0} />
+        <Value value={body} isLink={isLink} messages={messages} format={format} depth={0} />
       ) : (
-        <p>{body === undefined ? '' : String(body)}</p>
+        <p>{body === undefined || isLink(body) ? '' : String(body)}</p>
       )}
       {showArtifacts && result.artifacts.length > 0 && (
         <div className="ct-result__artifacts">
@@ -134,4 +160,4 @@ export function ResultView({ result, showArtifacts = true, renderArtifact, class
       )}
     </section>
   )
-}
+})

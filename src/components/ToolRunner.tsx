@@ -1,10 +1,9 @@
 'use client'
-import { useEffect, useId, useRef, useState, type ChangeEvent, type FormEvent } from 'react'
+import { useEffect, useId, useRef, useState, type ChangeEvent, type ForwardedRef, type FormEvent } from 'react'
 import {
   getTool,
   inputFields,
   isBusy,
-  isTerminal,
   isToolsError,
   ToolsError,
   useTool,
@@ -19,11 +18,11 @@ import {
   type UseToolResult,
   type ValidationIssue,
 } from '../react/index.js'
-import { cx, type RootProps } from './classNames.js'
+import { cx, withRef, type RootProps } from './classNames.js'
 import { ErrorNotice } from './ErrorNotice.js'
 import { FieldError } from './FieldError.js'
-import { JobProgress } from './JobProgress.js'
-import { ResultView } from './ResultView.js'
+import { submitAction } from './remedy.js'
+import { RunOutcome } from './RunOutcome.js'
 import { UploadForm, type UploadFormProps } from './UploadForm.js'
 import { WaitNotice } from './WaitNotice.js'
 import { useMessages } from './useMessages.js'
@@ -86,7 +85,9 @@ function readForm(fields: InputFieldSpec[], values: Values): Record<string, unkn
 
 /**
  * The whole flow of one tool: its fields (or a file drop), inline validation, submit, the job's
- * progress, the result with its files, errors in place with a way out, and "Run again".
+ * progress, the result with its files, and errors in place. One button goes on from each state:
+ * "Run", then "Run again" (with the fields as they are); after a failure, the notice's "Try
+ * again" where repeating can help, the form's "Run" where other input can, none where neither can.
  * Fields come from the catalogue: the spec's named fields, plus a JSON options field for tools
  * whose body fields the spec leaves open.
  *
@@ -96,7 +97,10 @@ function readForm(fields: InputFieldSpec[], values: Values): Record<string, unkn
  * @example
  * <ToolRunner tool="valuation/rent" input={{ city: 'Kazan' }} />
  */
-export function ToolRunner<T extends ToolId>({ tool, input, onResult, accept, maxSize, className, ...root }: ToolRunnerProps<T>) {
+export const ToolRunner = withRef(function ToolRunner<T extends ToolId>(
+  { tool, input, onResult, accept, maxSize, className, ...root }: ToolRunnerProps<T>,
+  ref: ForwardedRef<HTMLElement>,
+) {
   const { client } = useToolsContext()
   const messages = useMessages()
   const hook = useTool(tool)
@@ -114,11 +118,10 @@ export function ToolRunner<T extends ToolId>({ tool, input, onResult, accept, ma
   const [touched, setTouched] = useState<ReadonlySet<string>>(new Set())
   const [localIssues, setLocalIssues] = useState<ValidationIssue[]>([])
   const notice = useRef<HTMLDivElement>(null)
-  const resultRef = useRef<HTMLDivElement>(null)
-  const formRef = useRef<HTMLFormElement>(null)
 
   const { phase, error, result, job } = hook
   const busy = isBusy(phase)
+  const action = submitAction(phase, error, client.interpret)
   const formInput = readForm(fields, values)
   const optionsIssue: ValidationIssue = {
     field: OPTIONS,
@@ -143,12 +146,11 @@ export function ToolRunner<T extends ToolId>({ tool, input, onResult, accept, ma
         ? new ToolsError('validation', '', { issues: localIssues })
         : null
 
-  // Focus follows the outcome: the result once it is there, the notice when something failed.
+  // Each result is reported once; focus goes to the notice when something failed (to the result in RunOutcome).
   const reported = useRef<unknown>(null)
   useEffect(() => {
     if (phase === 'succeeded' && result && reported.current !== result) {
       reported.current = result
-      resultRef.current?.focus()
       onResult?.(result)
     } else if (phase === 'failed' && error && reported.current !== error) {
       reported.current = error
@@ -158,16 +160,11 @@ export function ToolRunner<T extends ToolId>({ tool, input, onResult, accept, ma
 
   const submit = (event: FormEvent) => {
     event.preventDefault()
-    if (busy) return
+    // Enter in a lone field submits even with the button gone: the notice's "Try again" is the way on.
+    if (busy || !action) return
     setTouched(new Set([...fields.map((field) => field.name), OPTIONS]))
     setLocalIssues(formInput ? [] : [optionsIssue])
     if (formInput) hook.run(formInput as ToolInput<T>)
-  }
-
-  const runAgain = () => {
-    hook.reset()
-    setLocalIssues([])
-    formRef.current?.querySelector<HTMLElement>('input, textarea, [tabindex="0"]')?.focus()
   }
 
   const fieldControls = (
@@ -193,6 +190,8 @@ export function ToolRunner<T extends ToolId>({ tool, input, onResult, accept, ma
               {messages.fields[name]}
               {!required && <span className="ct-label__optional"> {messages.fields.optional}</span>}
             </label>
+            {/* With no stylesheet the label sits above its field, not run into it; the theme's grid does it otherwise. */}
+            <br />
             {type === 'json' ? (
               <textarea {...common} className="ct-input ct-input--code" rows={3} spellCheck={false} onChange={change} />
             ) : (
@@ -222,12 +221,11 @@ export function ToolRunner<T extends ToolId>({ tool, input, onResult, accept, ma
     </div>
   )
 
-  const finished = isTerminal(phase)
   // The upload form shows its own errors; the job's failure is told by its progress.
   const showNotice = error && !isFileTool && !(job && error.kind === 'job-failed')
 
   return (
-    <section aria-labelledby={idOf('title')} {...root} className={cx('ct-tool-runner', className)} data-state={phase}>
+    <section aria-labelledby={idOf('title')} {...root} ref={ref} className={cx('ct-tool-runner', className)} data-state={phase}>
       <header className="ct-tool-runner__header">
         <h2 className="ct-tool-runner__title" id={idOf('title')}>
           {messages.tools[tool].title}
@@ -247,13 +245,15 @@ export function ToolRunner<T extends ToolId>({ tool, input, onResult, accept, ma
           {named.length > 0 && fieldControls}
         </UploadForm>
       ) : (
-        <form ref={formRef} className="ct-tool-runner__form" onSubmit={submit} noValidate>
+        <form className="ct-tool-runner__form" onSubmit={submit} noValidate>
           {fieldControls}
-          <div className="ct-tool-runner__actions">
-            <button type="submit" className="ct-button" disabled={busy}>
-              {messages.runner.submit}
-            </button>
-          </div>
+          {action && (
+            <div className="ct-tool-runner__actions">
+              <button type="submit" className="ct-button" disabled={busy}>
+                {messages.runner[action]}
+              </button>
+            </div>
+          )}
         </form>
       )}
 
@@ -264,19 +264,7 @@ export function ToolRunner<T extends ToolId>({ tool, input, onResult, accept, ma
       {/* The upload form shows a file tool's waits. */}
       {!isFileTool && <WaitNotice waiting={hook.waiting} className="ct-tool-runner__wait" />}
       {showNotice && <ErrorNotice ref={notice} error={error} onRetry={hook.retry} fieldId={idOf} />}
-      {job && <JobProgress job={job} showArtifacts={false} onRetry={hook.retry} />}
-      {result && (
-        <div ref={resultRef} tabIndex={-1} className="ct-tool-runner__result">
-          <ResultView result={result} />
-        </div>
-      )}
-      {finished && (
-        <div className="ct-tool-runner__actions">
-          <button type="button" className="ct-button ct-button--secondary" onClick={runAgain}>
-            {messages.runner.runAgain}
-          </button>
-        </div>
-      )}
+      <RunOutcome state={hook} className="ct-tool-runner__result" />
     </section>
   )
-}
+})

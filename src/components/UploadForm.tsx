@@ -1,18 +1,21 @@
 'use client'
-import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react'
+import { useEffect, useId, useRef, useState, type ForwardedRef, type FormEvent, type ReactNode } from 'react'
 import type { Accept } from 'react-dropzone'
 import {
   isBusy,
   useTool,
+  useToolsContext,
   type FileToolId,
   type ToolInput,
   type UseToolResult,
 } from '../react/index.js'
-import { cx, type RootProps } from './classNames.js'
+import { cx, withRef, type RootProps } from './classNames.js'
 import { ErrorNotice } from './ErrorNotice.js'
 import { FieldError } from './FieldError.js'
 import { FileDrop } from './FileDrop.js'
 import { issueFor } from './issues.js'
+import { submitAction } from './remedy.js'
+import { RunOutcome } from './RunOutcome.js'
 import { useMessages } from './useMessages.js'
 import { WaitNotice } from './WaitNotice.js'
 
@@ -24,7 +27,8 @@ export interface UploadFormProps<T extends FileToolId = FileToolId> extends Omit
   tool: T
   /**
    * The hook result to drive, from `useTool(tool)` (or the tool's named hook): pass it to show
-   * the run's progress and result beside the form. Omitted, the form runs its own.
+   * the run's progress and result yourself, beside the form. Omitted, the form runs its own and
+   * follows it to the end: the job's progress, then the result and its files, in the form.
    */
   state?: UseToolResult<T>
   /** Extra options, sent as JSON in the `data` part beside the file. The file always wins over a `file` key. */
@@ -35,7 +39,7 @@ export interface UploadFormProps<T extends FileToolId = FileToolId> extends Omit
   maxSize?: number
   /** Extra fields, rendered inside the form before the submit button and locked while a run is in flight. */
   children?: ReactNode
-  /** The submit button's text. Default `messages.runner.submit`. */
+  /** The submit button's text. Default `messages.runner.submit`, `messages.runner.runAgain` after a success. */
   submitLabel?: ReactNode
   /**
    * Called once the service has taken the file: a deferred tool's job exists, or a synchronous
@@ -51,29 +55,43 @@ export interface UploadFormProps<T extends FileToolId = FileToolId> extends Omit
  * run is in flight; an error in sending or reading the job is shown in an `ErrorNotice` with
  * Try again, and focus moves to it when a submit fails.
  *
- * It does not show job progress or results (a failed job included): compose it with
- * `<JobProgress>` and `<ArtifactViewer>` over one hook, as `<ToolRunner>` does.
+ * On its own it follows its job to the end, as `<ToolRunner>` does: the job's progress, then the
+ * result and its files. Given a hook's `state`, it shows neither: compose it with `<JobProgress>`
+ * and `<ResultView>` over that hook.
  *
  * The submit button is `disabled` with no file, and `aria-disabled` (still focusable, so
- * focus is not lost) while a run is in flight.
+ * focus is not lost) while a run is in flight. It reads "Run again" after a success, and is
+ * gone while a failure's notice offers "Try again" or when nothing the page offers can help.
  *
  * Classes: `ct-upload-form` and its parts `__drop`, `__file-error`, `__fields`, `__actions`,
- * `__submit`, `__error`. `data-state` holds the run's phase (`idle` | `submitting` |
+ * `__submit`, `__error`, `__result`. `data-state` holds the run's phase (`idle` | `submitting` |
  * `pending` | `running` | `succeeded` | `failed`).
  *
  * @example
+ * <UploadForm tool="photo/enhance" options={{ mode: 'auto' }} />
+ * // or, showing the job yourself:
  * const enhance = usePhotoEnhance()
- * <UploadForm tool="photo/enhance" state={enhance} options={{ mode: 'auto' }} />
- * {enhance.job && <JobProgress tool="photo/enhance" jobId={enhance.job.jobId} />}
+ * <UploadForm tool="photo/enhance" state={enhance} />
+ * {enhance.job && <JobProgress job={enhance.job} onRetry={enhance.retry} />}
  */
-export function UploadForm<T extends FileToolId>(props: UploadFormProps<T>) {
-  return props.state ? <UploadFormView {...props} state={props.state} /> : <OwnUploadForm {...props} />
+export const UploadForm = withRef(function UploadForm<T extends FileToolId>(
+  props: UploadFormProps<T>,
+  ref: ForwardedRef<HTMLFormElement>,
+) {
+  return props.state ? <UploadFormView {...props} formRef={ref} state={props.state} /> : <OwnUploadForm {...props} formRef={ref} />
+})
+
+interface ViewProps {
+  formRef: ForwardedRef<HTMLFormElement>
+  /** What the run produced, after the form's button. */
+  outcome?: ReactNode
 }
 
-/** The form with a hook of its own, for when the caller passes none. */
-function OwnUploadForm<T extends FileToolId>(props: UploadFormProps<T>) {
+/** The form with a hook of its own, for when the caller passes none: it shows the run's outcome too. */
+function OwnUploadForm<T extends FileToolId>(props: UploadFormProps<T> & ViewProps) {
   const state = useTool(props.tool)
-  return <UploadFormView {...props} state={state} />
+  const outcome = <RunOutcome state={state as unknown as UseToolResult<FileToolId>} className="ct-upload-form__result" />
+  return <UploadFormView {...props} state={state} outcome={outcome} />
 }
 
 function UploadFormView<T extends FileToolId>({
@@ -86,15 +104,19 @@ function UploadFormView<T extends FileToolId>({
   submitLabel,
   onSubmitted,
   className,
+  formRef,
+  outcome,
   ...root
-}: UploadFormProps<T> & { state: UseToolResult<T> }) {
+}: UploadFormProps<T> & ViewProps & { state: UseToolResult<T> }) {
   const messages = useMessages()
+  const { client } = useToolsContext()
   const [file, setFile] = useState<File | null>(null)
   const { phase, error, uploadProgress, waiting, run, reset, retry, needsFile, current } = state
   // A run cut off mid-upload: finishing it sends its own options again, with the file chosen anew.
   const resumed = needsFile ? current : undefined
   // A run under way locks the form until it ends.
   const inFlight = isBusy(phase)
+  const action = submitAction(phase, error, client.interpret)
   // A job's own failure belongs to its progress (`<JobProgress>`), not to the form that sent it.
   const failed = phase === 'failed' && error !== null && error.kind !== 'job-failed'
 
@@ -130,7 +152,7 @@ function UploadFormView<T extends FileToolId>({
 
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault()
-    if (!file || inFlight) return
+    if (!file || inFlight || !action) return
     const input: UploadInput = { ...(resumed ? resumed.input : options), file }
     send(input)
     run(input as ToolInput<T>)
@@ -150,6 +172,7 @@ function UploadFormView<T extends FileToolId>({
   return (
     <form
       {...root}
+      ref={formRef}
       className={cx('ct-upload-form', className)}
       data-state={phase}
       aria-busy={inFlight || undefined}
@@ -193,17 +216,20 @@ function UploadFormView<T extends FileToolId>({
           fieldId={(field) => (field === 'file' ? dropId : undefined)}
         />
       )}
-      <div className="ct-upload-form__actions">
-        <button
-          ref={submitRef}
-          type="submit"
-          className="ct-button ct-upload-form__submit"
-          disabled={!file}
-          aria-disabled={inFlight || undefined}
-        >
-          {submitLabel ?? messages.runner.submit}
-        </button>
-      </div>
+      {action && (
+        <div className="ct-upload-form__actions">
+          <button
+            ref={submitRef}
+            type="submit"
+            className="ct-button ct-upload-form__submit"
+            disabled={!file}
+            aria-disabled={inFlight || undefined}
+          >
+            {submitLabel ?? messages.runner[action]}
+          </button>
+        </div>
+      )}
+      {outcome}
     </form>
   )
 }

@@ -1,14 +1,14 @@
 'use client'
+import type { ForwardedRef } from 'react'
 import type { Waiting } from '../react/index.js'
-import { cx } from './classNames.js'
+import { cx, withRef, type RootProps } from './classNames.js'
 import { useTimeLeft } from './clock.js'
 import { useFormat } from './format.js'
 import { useMessages } from './useMessages.js'
 
-export interface WaitNoticeProps {
+export interface WaitNoticeProps extends RootProps<HTMLDivElement> {
   /** A hook result's `waiting`: nothing is shown while it is null. */
   waiting: Waiting | null | undefined
-  className?: string
 }
 
 /**
@@ -23,14 +23,17 @@ export interface WaitNoticeProps {
  * const { waiting } = usePdfCreate()
  * <WaitNotice waiting={waiting} />
  */
-export function WaitNotice({ waiting, className }: WaitNoticeProps) {
+export const WaitNotice = withRef(function WaitNotice(
+  { waiting, className, ...root }: WaitNoticeProps,
+  ref: ForwardedRef<HTMLDivElement>,
+) {
   const messages = useMessages()
   const format = useFormat()
   const left = useTimeLeft(waiting?.until)
   const time = left >= 500 ? messages.waiting.resumesIn(format.clock(left)) : undefined
   const attempt = waiting?.attempt ? messages.waiting.attempt(format.number(waiting.attempt)) : undefined
   return (
-    <div className={cx('ct-wait-notice', className)} data-reason={waiting?.reason}>
+    <div {...root} ref={ref} className={cx('ct-wait-notice', className)} data-reason={waiting?.reason}>
       {waiting && (
         <p className="ct-wait-notice__text">
           {messages.waiting[waiting.reason]}
@@ -47,4 +50,4 @@ export function WaitNotice({ waiting, className }: WaitNoticeProps) {
       </p>
     </div>
   )
-}
+})

@@ -11,7 +11,8 @@ export const ALL_SCOPES: readonly Scope[] = [...new Set(TOOLS.flatMap((tool) => 
  * The keys of the default fixture:
  * - `demo`: the demo account, every scope, plenty to spend;
  * - `limited`: the demo account, only `tools:rent` (other tools answer 403);
- * - `broke`: an account with every scope and nothing left to pay with (402);
+ * - `broke`: an account with every scope and nothing left to pay with (402), holding the demo
+ *   listings too, so the example inputs meet its empty wallet rather than a listing refusal;
  * - `other`: another account, owner of {@link MOCK_LISTINGS} `otherObject` / `otherCollection`.
  */
 export const MOCK_KEYS: Readonly<Record<'demo' | 'limited' | 'broke' | 'other', string>> = {
@@ -31,7 +32,7 @@ export const MOCK_LISTINGS: Readonly<
   otherCollection: 'col_other',
 }
 
-/** The default accounts: `demo` (keys `demo` and `limited`), `broke` and `other`. */
+/** The default accounts: `demo` (keys `demo` and `limited`) and `broke` hold `obj_demo` / `col_demo`; `other` holds `obj_other` / `col_other`. */
 export const MOCK_ACCOUNTS: readonly MockAccount[] = [
   {
     id: 'demo',
@@ -44,6 +45,8 @@ export const MOCK_ACCOUNTS: readonly MockAccount[] = [
     id: 'broke',
     keys: { [MOCK_KEYS.broke]: ALL_SCOPES },
     wallet: { subscriptionCalls: 0, bundleCalls: 0, balanceCents: 0, callPriceCents: 50, currency: 'EUR' },
+    objects: [MOCK_LISTINGS.demoObject],
+    collections: [MOCK_LISTINGS.demoCollection],
   },
   {
     id: 'other',

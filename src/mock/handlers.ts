@@ -71,6 +71,7 @@ export function createHandlers(state: ServiceState): HttpHandler[] {
       entry.requestId = response.headers.get('x-request-id') ?? undefined
       if (fault) entry.fault = fault.fault
       state.log.push(entry)
+      state.keep()
       if (fault?.fault === 'held') await new Promise((resolve) => request.signal.addEventListener('abort', resolve, { once: true }))
       return processed ? HttpResponse.error() : response
     }

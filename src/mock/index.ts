@@ -23,6 +23,7 @@ export type {
   MockRateLimit,
   MockRequestKind,
   MockServiceOptions,
+  MockStorage,
   MockWallet,
   MockWebhooks,
 } from './types.js'

@@ -29,7 +29,9 @@ function spread(seed: string): number {
   return (hash % 1000) / 1000
 }
 
-const roundTo = (value: number, step: number) => Math.round(value / step) * step
+/** `value` to the nearest `step`; a fractional step divides by its inverse, so 0.1 gives 15.1, never 15.100000000000001. */
+const roundTo = (value: number, step: number) =>
+  step < 1 ? Math.round(value / step) / Math.round(1 / step) : Math.round(value / step) * step
 
 function saleEstimate(input: Record<string, unknown>) {
   const totalArea = areaOf(input)

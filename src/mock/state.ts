@@ -13,8 +13,18 @@ import type {
   MockLogEntry,
   MockOutcomeRule,
   MockServiceOptions,
+  MockStorage,
   MockWallet,
 } from './types.js'
+
+/** What a kept service writes to its storage: enough to answer every job, file and replay again. */
+interface Snapshot {
+  version: 1
+  jobs: MockJob[]
+  artifacts: { id: string; key: string; spec: ArtifactSpec }[]
+  creations: [string, StoredCreation][]
+  wallets: [string, MockWallet][]
+}
 
 /** Who is calling: a known key, its scopes and its account. */
 export interface Caller {
@@ -55,6 +65,8 @@ export class ServiceState {
   private readonly basePath: string
   private readonly initialOutcome: MockJobOutcome | MockOutcomeRule
   private readonly initialLatency: number
+  private readonly storage: MockStorage | undefined
+  private readonly storageKey: string
 
   constructor(options: MockServiceOptions) {
     this.baseUrl = (options.baseUrl ?? MOCK_BASE_URL).replace(/\/+$/, '')
@@ -74,6 +86,40 @@ export class ServiceState {
     }
     this.webhooks = options.webhooks && createWebhookSender(options.webhooks, () => this.jobClock, (job) => this.jobBody(job))
     this.resetWallets()
+    this.storage = options.storage
+    this.storageKey = `cabinet-tools-mock ${this.baseUrl}`
+    this.restore()
+  }
+
+  /** Writes what the service knows to its storage, if it has one (after every request). */
+  keep(): void {
+    if (!this.storage) return
+    const snapshot: Snapshot = {
+      version: 1,
+      jobs: [...this.jobs.values()],
+      artifacts: [...this.artifacts.values()].map(({ id, key, spec }) => ({ id, key, spec })),
+      creations: [...this.creations],
+      wallets: [...this.wallets],
+    }
+    try {
+      this.storage.setItem(this.storageKey, JSON.stringify(snapshot))
+    } catch {
+      // A full storage keeps the last snapshot: the service goes on in memory.
+    }
+  }
+
+  private restore(): void {
+    let snapshot: Snapshot | undefined
+    try {
+      snapshot = JSON.parse(this.storage?.getItem(this.storageKey) ?? 'null') as Snapshot | undefined
+    } catch {
+      return
+    }
+    if (snapshot?.version !== 1) return
+    for (const job of snapshot.jobs) this.jobs.set(job.id, job)
+    for (const { id, key, spec } of snapshot.artifacts) this.putArtifact(id, key, spec)
+    for (const [key, creation] of snapshot.creations) this.creations.set(key, creation)
+    for (const [account, wallet] of snapshot.wallets) if (this.wallets.has(account)) this.wallets.set(account, wallet)
   }
 
   /** Back to the initial state: wallets refilled; log, jobs, artifacts, replays, faults and rate windows cleared; settings restored. */
@@ -89,6 +135,7 @@ export class ServiceState {
     this.jobClock = new JobClock()
     this.webhooks?.clear()
     this.resetWallets()
+    this.keep()
   }
 
   private resetWallets(): void {
@@ -115,8 +162,12 @@ export class ServiceState {
   /** Stores a file for `key` and returns its link. */
   storeArtifact(spec: ArtifactSpec, key: string): string {
     const id = newId('art')
-    this.artifacts.set(id, { id, key, filename: spec.filename, ...renderArtifact(spec) })
+    this.putArtifact(id, key, spec)
     return `${this.baseUrl}/artifacts/${id}/${encodeURIComponent(spec.filename)}`
+  }
+
+  private putArtifact(id: string, key: string, spec: ArtifactSpec): void {
+    this.artifacts.set(id, { id, key, filename: spec.filename, spec, ...renderArtifact(spec) })
   }
 
   /** The terminal status a new job will reach. */

@@ -131,7 +131,16 @@ export interface MockServiceOptions {
   latency?: number
   /** Send the service's webhooks: every job's change of status, signed, to an endpoint (a proxy's `{basePath}/webhooks`). */
   webhooks?: MockWebhooks
+  /**
+   * Where to keep what the service knows (jobs, files, replays, wallets) across a page reload:
+   * `sessionStorage` in a browser, so a run the kit resumes after a reload finds its job. Default
+   * none: the service starts afresh with each `createMockService`.
+   */
+  storage?: MockStorage
 }
+
+/** What `storage` needs of a Web Storage object (`sessionStorage`, `localStorage`). */
+export type MockStorage = Pick<Storage, 'getItem' | 'setItem'>
 
 /** Where and how the simulated service sends its webhooks (Standard Webhooks). */
 export interface MockWebhooks {

@@ -1,6 +1,6 @@
 'use client'
 import { QueryClient, QueryClientContext, QueryClientProvider } from '@tanstack/react-query'
-import { useContext, useEffect, useMemo, useState, type ReactNode } from 'react'
+import { useContext, useMemo, useState, type ReactNode } from 'react'
 import { createToolsClient, type ToolsClient, type ToolsClientOptions } from '../tools/index.js'
 import { DEFAULT_POLL_INTERVAL } from '../tools/internal.js'
 import { ToolsContext, type ToolsContextValue } from './context.js'
@@ -46,6 +46,28 @@ export type ToolsProviderProps = (ConnectionProps | ClientProps) & {
 
 let warnedAnonymous = false
 
+/**
+ * The journal of a page behind a proxy with no `user`: the first run kept in it says, once per
+ * page, why a reload will lose it from view (a signed-out visitor who runs nothing hears nothing).
+ */
+function warnOnFirstRun(store: JournalStore): JournalStore {
+  return {
+    ...store,
+    set(key, run) {
+      // Written inline, as React libraries do, so a production build folds it to `false` and drops
+      // the message; `typeof process` keeps a page with no bundler and no Node from throwing.
+      if (typeof process !== 'undefined' && process.env.NODE_ENV !== 'production' && !warnedAnonymous) {
+        warnedAnonymous = true
+        console.warn(
+          '@cabinet/tools-react: <ToolsProvider> has no `user` behind a proxy, so runs are kept in memory and a reload loses them from view. ' +
+            'Pass user={the signed-in person’s id} to keep each person’s runs across reloads, apart from the next person’s.',
+        )
+      }
+      return store.set(key, run)
+    },
+  }
+}
+
 /** Supplies the client, the query cache and the UI strings to every hook and component below it. */
 export function ToolsProvider(props: ToolsProviderProps) {
   const { queryClient, billingUrl, messages, children, user, client: given } = props
@@ -58,25 +80,13 @@ export function ToolsProvider(props: ToolsProviderProps) {
   const [ownQueryClient] = useState(() => (queryClient || enclosing ? null : new QueryClient()))
   const [journals] = useState(() => ({
     kept: createJournal(props.journal === false ? null : (props.journal ?? defaultStore())),
-    memory: createJournal(memoryJournal()),
+    memory: createJournal(warnOnFirstRun(memoryJournal())),
   }))
   // Behind a proxy every person on a browser has the same key (none): with nobody named, the
   // browser's storage would hand one person's runs to the next, so they stay in this page.
   const keyInBrowser = Boolean(apiKey)
   const anonymous = !keyInBrowser && !user && props.journal === undefined
   const journal = anonymous ? journals.memory : journals.kept
-  useEffect(() => {
-    // Written inline, as React libraries do, so a production build folds it to `false` and drops
-    // the message; `typeof process` keeps a page with no bundler and no Node from throwing.
-    if (typeof process === 'undefined' || process.env.NODE_ENV === 'production') return
-    if (!anonymous || warnedAnonymous) return
-    warnedAnonymous = true
-    console.warn(
-      '@cabinet/tools-react: <ToolsProvider> has no `user` behind a proxy, so runs are kept in memory and a reload loses them from view. ' +
-        'Pass user={the signed-in person’s id} to keep each person’s runs across reloads, apart from the next person’s.',
-    )
-  }, [anonymous])
-
   const { key, fingerprint: print, latest } = useKeyIdentity(baseUrl, apiKey, user)
 
   // One client per key: a job keeps being read with the key that created it.

@@ -130,6 +130,12 @@ export interface Messages {
     /** A file run was cut off mid-upload (a reload): its file must be chosen again. */
     needsFile: (name: string) => string
   }
+  /**
+   * Labels of result fields, by field name (`pricePerSquareMetre`), for `<ResultView>`. A field
+   * missing here takes its input field's label, else its name in words ("Price per square
+   * metre"): English needs none, other locales list the fields their results carry.
+   */
+  resultFields: Record<string, string>
   /** `<RecentRuns>`. */
   runs: {
     title: string
@@ -368,9 +374,10 @@ export const en: Messages = {
     artifacts: 'Files',
     needsFile: (name) => `The upload of “${name}” was interrupted. Choose the file again to finish it; it will not be paid twice.`,
   },
+  resultFields: {},
   runs: {
     title: 'Recent runs',
-    empty: 'No runs yet.',
+    empty: 'No runs yet. Each run you start is listed here, and stays after a reload.',
     show: 'Show',
     hide: 'Hide',
     dismiss: 'Dismiss',

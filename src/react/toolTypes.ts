@@ -1,4 +1,4 @@
-import type { Job, ToolId, ToolInput, ToolResult, ToolsError, UploadProgress, Waiting } from '../tools/index.js'
+import type { Job, ToolData, ToolId, ToolInput, ToolResult, ToolsError, UploadProgress, Waiting } from '../tools/index.js'
 import type { Run } from './journal.js'
 
 export type ToolPhase = 'idle' | 'submitting' | 'pending' | 'running' | 'succeeded' | 'failed'
@@ -44,7 +44,7 @@ interface UseToolBase<T extends ToolId> {
 export type UseToolResult<T extends ToolId> = UseToolBase<T> &
   (
     | { phase: 'idle' | 'submitting'; result: undefined; job: undefined; error: null }
-    | { phase: 'pending' | 'running'; result: undefined; job: Job<T> | undefined; error: null }
-    | { phase: 'succeeded'; result: ToolResult<T>; job: Job<T> | undefined; error: null }
-    | { phase: 'failed'; result: undefined; job: Job<T> | undefined; error: ToolsError }
+    | { phase: 'pending' | 'running'; result: undefined; job: Job<T, ToolData<T>> | undefined; error: null }
+    | { phase: 'succeeded'; result: ToolResult<T>; job: Job<T, ToolData<T>> | undefined; error: null }
+    | { phase: 'failed'; result: undefined; job: Job<T, ToolData<T>> | undefined; error: ToolsError }
   )

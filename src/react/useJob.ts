@@ -1,6 +1,6 @@
 'use client'
 import { useQuery, useQueryClient, type UseQueryResult } from '@tanstack/react-query'
-import type { DeferredToolId, Job, ToolsError, Waiting } from '../tools/index.js'
+import type { DeferredToolId, Job, ToolData, ToolsError, Waiting } from '../tools/index.js'
 import { useToolsContext } from './context.js'
 import { jobQueryOptions } from './jobQuery.js'
 import { useJobWaiting } from './useWaiting.js'
@@ -12,8 +12,8 @@ export interface UseJobOptions {
   enabled?: boolean
 }
 
-/** `useJob`'s result: TanStack's query result, and what the poll is waiting for. */
-export type UseJobResult<T extends DeferredToolId> = UseQueryResult<Job<T>, ToolsError> & {
+/** `useJob`'s result: TanStack's query result (a succeeded job's `data` typed as declared in `Register`), and what the poll is waiting for. */
+export type UseJobResult<T extends DeferredToolId> = UseQueryResult<Job<T, ToolData<T>>, ToolsError> & {
   /** Why the poll is held back (a rate limit, no connection, a retry after a service error), or null. */
   waiting: Waiting | null
 }

@@ -4,14 +4,41 @@ import { readCapped, upstreamTimer, UpstreamFailure } from './upstream.js'
 /** How much of an upload is read before a refusal, so the browser sees the answer, not a reset. */
 const DRAIN_CAP = 8 * 1024 * 1024
 
+/** What is read away of a body the proxy stopped reading, at most: the connection then serves the next request. */
+const DISCARD_CAP = 64 * 1024 * 1024
+
 /**
- * The request's body as the proxy reads it, with its cancellation kept from the runtime's own
- * stream: cancelling Node's request stream (srvx, `Readable.toWeb`) while data is on its way
- * throws ERR_INVALID_STATE outside any handler on Node 20 and 24, ending the process. What the
- * proxy leaves unread, the runtime discards once the answer is sent.
+ * The request's body as the proxy reads it. Cancelling it never cancels the runtime's own stream
+ * (on Node 20 and 24, cancelling srvx's or `Readable.toWeb`'s stream while data is on its way
+ * throws ERR_INVALID_STATE outside any handler, ending the process): the rest is read away
+ * instead, up to DISCARD_CAP, so a keep-alive connection is free for the next request.
  */
 export function bodyOf(request: Request): ReadableStream<Uint8Array> | null {
-  return request.body && request.body.pipeThrough(new TransformStream<Uint8Array, Uint8Array>(), { preventCancel: true })
+  const reader = request.body?.getReader()
+  if (!reader) return null
+  return new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        const { done, value } = await reader.read()
+        if (done) controller.close()
+        else controller.enqueue(value)
+      },
+      cancel: () => discard(reader),
+    },
+    { highWaterMark: 0 },
+  )
+}
+
+async function discard(reader: ReadableStreamDefaultReader<Uint8Array>) {
+  try {
+    for (let seen = 0; seen <= DISCARD_CAP; ) {
+      const { done, value } = await reader.read()
+      if (done) return
+      seen += value.byteLength
+    }
+  } catch {
+    // The sender went away: nothing left to read.
+  }
 }
 
 export const tooLarge = (maxBytes: number) =>
@@ -25,6 +52,8 @@ export async function refuse(request: Request, answer: Response, timeoutMs: numb
 
 /** A small body (a call's options, a webhook), read whole up to `cap` within `timeoutMs`: its text, or the refusal to answer. */
 export async function smallBody(request: Request, cap: number, timeoutMs: number): Promise<string | Response> {
+  // Declared too large: not a byte read (the runtime drops an untouched body at its own cost).
+  if (Number(request.headers.get('content-length')) > cap) return tooLarge(cap)
   // A sender sending slowly holds nothing for long.
   const timer = upstreamTimer(timeoutMs, request.signal)
   timer.start()

@@ -1,4 +1,4 @@
-import { TOOLS } from '../tools/index.js'
+import { FILE_MAKING_TOOLS } from '../tools/internal.js'
 import { createEventStreams, type StreamedJob } from './events.js'
 import { createHandles, type Handles } from './handles.js'
 import { createJobStatus, type JobSnapshot, type JobStatus } from './jobStatus.js'
@@ -99,7 +99,7 @@ export function createContext(
     jsonCap: Math.min(maxUploadBytes, MAX_JSON_REQUEST),
     timeoutMs,
     artifactTtl: options.artifactTtlMs ?? DEFAULT_ARTIFACT_TTL,
-    fileTools: new Set(options.fileTools ?? TOOLS.filter((tool) => 'makesFiles' in tool).map((tool) => tool.id)),
+    fileTools: new Set(options.fileTools ?? FILE_MAKING_TOOLS),
     downloadOrigins: options.downloadOrigins ?? [],
     allowedOrigins: options.allowedOrigins ?? [],
     store,

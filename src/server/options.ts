@@ -53,7 +53,7 @@ export interface ToolsProxyOptions {
   artifactTtlMs?: number
   /**
    * The tools whose answers carry files the service made for the call: only their answers (to
-   * the caller's own call or job) get signed file links. Default: the catalogue's `makesFiles`
+   * the caller's own call or job) get signed file links. Default: the catalogue's file-making
    * tools. Change it when your service answers otherwise.
    */
   fileTools?: readonly ToolId[]
@@ -91,6 +91,8 @@ function checkOptions(options: ToolsProxyOptions): string {
   if (typeof options.basePath !== 'string' || !options.basePath.startsWith('/')) fail('`basePath` must be the path the handler is mounted at, e.g. "/api/tools".')
   if (options.limits && !(options.limits.calls >= 0 && options.limits.windowMs > 0)) fail('`limits` needs `calls` (0 or more) and `windowMs` (above 0).')
   if (options.rate && !(options.rate.requests > 0 && options.rate.perMs > 0)) fail('`rate` needs `requests` and `perMs`, both above 0.')
+  const webhooks = options.webhooks
+  if (webhooks && !((webhooks.maxBytes ?? 1) > 0 && (webhooks.maxReading ?? 1) >= 1)) fail('`webhooks.maxBytes` and `webhooks.maxReading` must be above 0.')
   for (const tool of options.fileTools ?? []) if (!getTool(tool)) fail(`\`fileTools\` names "${tool}", which is not a tool.`)
   for (const origin of [...(options.downloadOrigins ?? []), ...(options.allowedOrigins ?? [])]) {
     let parsed: URL | undefined

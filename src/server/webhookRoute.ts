@@ -1,11 +1,11 @@
 import { defaultInterpretation, isTerminal } from '../tools/index.js'
+import { webhookSigned } from '../tools/internal.js'
 import { errorAnswer, relayedHeaders } from './answers.js'
 import { refuse, smallBody } from './bodies.js'
-import type { ProxyContext } from './context.js'
+import type { ProxyContext, WebhookReceiver } from './context.js'
 import type { JobSnapshot } from './jobStatus.js'
 import { keys } from './keys.js'
-import { webhookHeaders, WEBHOOK_TOLERANCE_MS, type WebhookJob } from './webhooks.js'
-import { webhookSigned } from '../tools/internal.js'
+import { webhookHeaders, WEBHOOK_TOLERANCE_MS, type WebhookHeaders, type WebhookJob } from './webhooks.js'
 
 /** `POST {basePath}/webhooks`: the service telling of a job. Verified first; then kept and published like a read. */
 export async function webhookRoute(context: ProxyContext, request: Request): Promise<Response> {
@@ -14,20 +14,8 @@ export async function webhookRoute(context: ProxyContext, request: Request): Pro
   // A stranger's delivery costs no read: what its headers show is checked first.
   const headers = webhookHeaders(request.headers, Date.now())
   if ('refused' in headers) return refused(headers.refused)
-  if (webhooks.reading >= webhooks.maxReading) {
-    return errorAnswer(429, 'rateLimited', 'Too many webhooks are being read; send it again shortly.', { headers: { 'Retry-After': '1' } })
-  }
-  webhooks.reading++
-  let text: string | Response
-  try {
-    text = await smallBody(request, webhooks.maxBytes, context.timeoutMs)
-    if (text instanceof Response) return text
-    if (!(await webhookSigned(await Promise.all(webhooks.keys), headers.signature, headers.id, headers.timestamp, text))) {
-      return refused('no signature matches')
-    }
-  } finally {
-    webhooks.reading--
-  }
+  const text = await verifiedBody(webhooks, request, headers, context.timeoutMs)
+  if (text instanceof Response) return text
   // A webhook sent again (the sender's retry) changes nothing once one of its id was taken in. The
   // mark is written only after the status is: a delivery answered 503 (the store stalled) is taken
   // when it comes again, and taking one twice is harmless (a status never goes back).
@@ -45,6 +33,22 @@ export async function webhookRoute(context: ProxyContext, request: Request): Pro
   await jobStatus.putWebhook(job.jobId, webhookSnapshot(job))
   await store.set(seen, '1', 2 * WEBHOOK_TOLERANCE_MS)
   return new Response(null, { status: 204 })
+}
+
+/** The body, once its signature is checked: at most `maxReading` read at once, each up to `maxBytes`. */
+async function verifiedBody(webhooks: WebhookReceiver, request: Request, headers: WebhookHeaders, timeoutMs: number): Promise<string | Response> {
+  if (webhooks.reading >= webhooks.maxReading) {
+    return errorAnswer(429, 'rateLimited', 'Too many webhooks are being read; send it again shortly.', { headers: { 'Retry-After': '1' } })
+  }
+  webhooks.reading++
+  try {
+    const text = await smallBody(request, webhooks.maxBytes, timeoutMs)
+    if (text instanceof Response) return text
+    const signed = await webhookSigned(await Promise.all(webhooks.keys), headers.signature, headers.id, headers.timestamp, text)
+    return signed ? text : refused('no signature matches')
+  } finally {
+    webhooks.reading--
+  }
 }
 
 const refused = (reason: string) => errorAnswer(401, 'webhookRefused', `The webhook was refused: ${reason}.`)

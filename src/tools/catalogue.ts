@@ -1,4 +1,4 @@
-import type { Job, Result, ToolDefinition } from '../client/index.js'
+import { issue, validationError, type Job, type Result, type ToolDefinition } from '../client/index.js'
 import * as z from 'zod/mini'
 import { fields, listing, open, positive, text, upload } from './inputs.js'
 
@@ -17,7 +17,7 @@ const documents = {
  */
 export const TOOLS = [
   { id: 'valuation/express', path: '/valuation/express', mode: 'sync', body: 'json', scope: null, input: open() },
-  { id: 'valuation/report', path: '/valuation/report', mode: 'deferred', body: 'json', scope: 'tools:valuation', makesFiles: true, input: open() },
+  { id: 'valuation/report', path: '/valuation/report', mode: 'deferred', body: 'json', scope: 'tools:valuation', input: open() },
   {
     id: 'valuation/rent',
     path: '/valuation/rent',
@@ -34,12 +34,11 @@ export const TOOLS = [
     scope: 'tools:review',
     fileField: 'file',
     accept: documents,
-    makesFiles: true,
     input: upload(),
   },
   { id: 'content/generate', path: '/content/generate', mode: 'deferred', body: 'json', scope: 'tools:contentgen', input: open() },
   { id: 'text/generate', path: '/text/generate', mode: 'deferred', body: 'json', scope: 'tools:text', input: open() },
-  { id: 'avatar/video', path: '/avatar/video', mode: 'deferred', body: 'json', scope: 'tools:avatar', makesFiles: true, input: open() },
+  { id: 'avatar/video', path: '/avatar/video', mode: 'deferred', body: 'json', scope: 'tools:avatar', input: open() },
   {
     id: 'video/create',
     path: '/video/create',
@@ -48,7 +47,6 @@ export const TOOLS = [
     scope: 'tools:video',
     fileField: 'file',
     accept: { 'video/*': ['.mp4', '.mov', '.webm'] },
-    makesFiles: true,
     input: upload(),
   },
   {
@@ -59,7 +57,6 @@ export const TOOLS = [
     scope: 'tools:photo',
     fileField: 'image',
     accept: images,
-    makesFiles: true,
     input: upload({ mode: z.optional(text()) }),
   },
   {
@@ -70,7 +67,6 @@ export const TOOLS = [
     scope: 'tools:floorplan',
     fileField: 'file',
     accept: { ...images, 'application/pdf': ['.pdf'] },
-    makesFiles: true,
     input: upload(),
   },
   {
@@ -83,7 +79,7 @@ export const TOOLS = [
     accept: documents,
     input: upload(),
   },
-  { id: 'site/create', path: '/site/create', mode: 'sync', body: 'json', scope: 'tools:sitegen', listing: true, makesFiles: true, input: listing({}) },
+  { id: 'site/create', path: '/site/create', mode: 'sync', body: 'json', scope: 'tools:sitegen', listing: true, input: listing({}) },
   {
     id: 'pdf/create',
     path: '/pdf/create',
@@ -91,25 +87,73 @@ export const TOOLS = [
     body: 'json',
     scope: 'tools:pdf',
     listing: true,
-    makesFiles: true,
     input: listing({ language: z.optional(text()) }),
   },
 ] as const satisfies readonly (ToolDefinition & { accept?: Record<string, readonly string[]> })[]
 
 export type Tool = (typeof TOOLS)[number]
 export type ToolId = Tool['id']
+
+/**
+ * The tools whose answers carry files the service made for the call (a report, a video, a
+ * site): the proxy signs their links for the caller. The spec does not say; the others answer
+ * with text and figures (valuation/express, valuation/rent, draft/extract, content/generate,
+ * text/generate). Beside the table so the browser's bundles leave it out; `fileTools` overrides it.
+ */
+export const FILE_MAKING_TOOLS: readonly ToolId[] = [
+  'valuation/report',
+  'valuation/review',
+  'avatar/video',
+  'video/create',
+  'photo/enhance',
+  'floorplan/create',
+  'site/create',
+  'pdf/create',
+]
 /** The row of one tool. */
 export type ToolOf<T extends ToolId> = Extract<Tool, { id: T }>
 /** A key's permission to use a tool (spec part 5). */
 export type Scope = NonNullable<Tool['scope']>
-/** What a tool takes: its named fields checked, any other field passed through. */
-export type ToolInput<T extends ToolId> = z.input<ToolOf<T>['input']>
+/**
+ * What a partner declares once for the whole app, by module augmentation (the spec shows no
+ * result bodies and leaves most input fields open): `results` (each tool's answer, as `data`)
+ * and `inputs` (each tool's fields; a key not declared is then a type error). Undeclared tools
+ * stay `unknown` and open.
+ *
+ * @example
+ * declare module '@cabinet/tools-react' {
+ *   interface Register {
+ *     results: { 'valuation/rent': { monthlyRent: number } }
+ *     inputs: { 'valuation/rent': { propertyCategory: string; totalArea: number; city: string; rooms?: number } }
+ *   }
+ * }
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled in by the partner's augmentation
+export interface Register {}
+
+type Declared<Part extends 'results' | 'inputs'> = Register extends { [K in Part]: infer Tools } ? Tools : object
+
+/** The body of a tool's finished answer: its type in `Register['results']`, else `unknown`. */
+export type ToolData<T extends ToolId> = T extends keyof Declared<'results'> ? Declared<'results'>[T] : unknown
+
+/** The fields the catalogue checks, without the open rest. */
+type CheckedFields<Input> = { [K in keyof Input as string extends K ? never : K]: Input[K] }
+
+/**
+ * What a tool takes: its named fields checked, any other field passed through; once declared
+ * in `Register['inputs']`, the declared fields (with those the catalogue checks) and no others.
+ */
+export type ToolInput<T extends ToolId> = T extends keyof Declared<'inputs'>
+  ? CheckedFields<z.input<ToolOf<T>['input']>> & Declared<'inputs'>[T]
+  : z.input<ToolOf<T>['input']>
 export type SyncToolId = Extract<Tool, { mode: 'sync' }>['id']
 export type DeferredToolId = Extract<Tool, { mode: 'deferred' }>['id']
 export type FileToolId = Extract<Tool, { body: 'multipart' }>['id']
 export type ListingToolId = Extract<Tool, { listing: true }>['id']
 /** What a finished call yields: a `Result` for synchronous tools, the terminal `Job` for deferred ones. */
-export type ToolResult<T extends ToolId> = T extends SyncToolId ? Result<T> : Job<T>
+export type ToolResult<T extends ToolId> = T extends SyncToolId
+  ? Result<T, ToolData<T>>
+  : Extract<Job<T, ToolData<T>>, { phase: 'succeeded' }>
 
 /** The input fields the catalogue checks, across all tools (`file` for the upload). */
 export type InputField = { [T in ToolId]: Extract<keyof ToolOf<T>['input']['shape'], string> }[ToolId]
@@ -122,9 +166,15 @@ export interface InputFieldSpec {
   required: boolean
 }
 
-/** The fields one tool's input names, in the catalogue's order, read off its schema. */
-export function inputFields(tool: ToolId): InputFieldSpec[] {
-  return Object.entries(getTool(tool).input.shape).map(([name, schema]) => {
+/**
+ * The fields one tool's input names, in the catalogue's order, read off its schema. Takes an id
+ * or a catalogue row (`inputFields(TOOLS[0])`); an unknown one throws a `validation` error.
+ */
+export function inputFields(tool: ToolId | Tool): InputFieldSpec[] {
+  const id: unknown = typeof tool === 'object' && tool !== null ? tool.id : tool
+  const row = typeof id === 'string' ? getTool(id) : undefined
+  if (!row) throw validationError([issue('tool', 'unknown-tool')], typeof id === 'string' ? id : undefined)
+  return Object.entries(row.input.shape).map(([name, schema]) => {
     const def = (schema as z.ZodMiniType)._zod.def
     const optional = def.type === 'optional'
     const inner = optional ? (def as z.core.$ZodOptionalDef).innerType._zod.def : def

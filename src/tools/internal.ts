@@ -13,3 +13,4 @@ export {
   webhookSigned,
 } from '../client/index.js'
 export type { ToolDefinition } from '../client/index.js'
+export { FILE_MAKING_TOOLS } from './catalogue.js'

@@ -27,6 +27,11 @@ export interface ToolsParameters {
   simulatedOnly?: boolean
   /** Renders without the default stylesheet (and without the story frame's colours). */
   unstyled?: boolean
+  /**
+   * A partner's page of its own colours around the story, which asks the kit for no theme (no
+   * `data-theme`): the story then themes the kit itself, or leaves it to its default.
+   */
+  page?: 'light' | 'dark'
 }
 
 declare module 'storybook/internal/csf' {
@@ -100,6 +105,7 @@ export const withToolsProvider: Decorator = (Story, context) => {
     <StoryFrame
       theme={context.globals.theme === 'dark' ? 'dark' : 'light'}
       unstyled={Boolean(options.unstyled)}
+      page={options.page}
       fill={context.viewMode === 'story'}
       liveBaseUrl={tools.live ? tools.baseUrl : undefined}
     >
@@ -132,14 +138,21 @@ export function installStylesheet(css: string): void {
 interface StoryFrameProps {
   theme: 'light' | 'dark'
   unstyled: boolean
+  page: ToolsParameters['page']
   /** Fill the canvas (story view), rather than sit in a docs page. */
   fill: boolean
   liveBaseUrl: string | undefined
   children: ReactNode
 }
 
-/** The page a story sits on: the theme's surface and text colours and a plain system font, as a partner's page would give. */
-function StoryFrame({ theme, unstyled, fill, liveBaseUrl, children }: StoryFrameProps) {
+/** A partner's own page colours, for `parameters.tools.page`. */
+const PAGES = {
+  light: { background: '#ffffff', color: '#1b1d22' },
+  dark: { background: '#0e1014', color: '#eceef2' },
+} as const
+
+/** The page a story sits on: the theme's surface and text colours (or a partner page's own) and a plain system font. */
+function StoryFrame({ theme, unstyled, page, fill, liveBaseUrl, children }: StoryFrameProps) {
   useLayoutEffect(() => {
     if (!unstyled || !stylesheet) return
     const sheet = stylesheet
@@ -152,16 +165,15 @@ function StoryFrame({ theme, unstyled, fill, liveBaseUrl, children }: StoryFrame
   const style: CSSProperties | undefined = unstyled
     ? undefined
     : {
-        background: 'var(--ct-color-surface)',
-        color: 'var(--ct-color-text)',
-        colorScheme: theme,
+        ...(page ? PAGES[page] : { background: 'var(--ct-color-surface)', color: 'var(--ct-color-text)' }),
+        colorScheme: page ?? theme,
         fontFamily: 'system-ui, -apple-system, "Segoe UI", Roboto, sans-serif',
         padding: '1.5rem',
         minHeight: fill ? '100vh' : undefined,
         boxSizing: 'border-box',
       }
   return (
-    <div className="sb-tools-frame" data-theme={unstyled ? undefined : theme} style={style}>
+    <div className="sb-tools-frame" data-theme={unstyled || page ? undefined : theme} style={style}>
       {liveBaseUrl && <LiveBanner baseUrl={liveBaseUrl} />}
       <div style={unstyled ? undefined : { maxWidth: '44rem' }}>{children}</div>
     </div>

@@ -20,9 +20,20 @@ export function rawPost(url: string, headers: Record<string, string>, bytes: num
   void (async () => {
     for (let sent = 0; sent < Math.min(bytes, stallAfter) && !client.destroyed; sent += chunk.length) {
       const part = chunk.subarray(0, Math.min(chunk.length, bytes - sent, stallAfter - sent))
-      if (!client.write(part)) await new Promise((resolve) => client.once('drain', resolve).once('close', resolve))
+      if (!client.write(part)) await drained(client)
     }
     if (stallAfter >= bytes && !client.destroyed) client.end()
   })()
   return { status, close: () => client.destroy() }
+}
+
+/** Until the connection takes more, or closes. */
+function drained(client: ReturnType<typeof httpRequest>) {
+  return new Promise<void>((resolve) => {
+    const done = () => {
+      client.off('drain', done).off('close', done)
+      resolve()
+    }
+    client.on('drain', done).on('close', done)
+  })
 }

@@ -1,14 +1,15 @@
-// A server component: the provider needs no key here, the proxy at /api/tools adds it.
+// app/layout.tsx: a server component. The provider carries 'use client' and needs no key: the
+// route above adds it. `user` keeps each person's runs theirs across reloads.
 import { ToolsProvider } from '@cabinet/tools-react'
 import '@cabinet/tools-react/styles.css'
+import { headers } from 'next/headers'
 import type { ReactNode } from 'react'
-import { signedInUserId } from '../lib/session'
+import { userIdOf } from '../lib/session'
 
 export const metadata = { title: 'Tools, through the proxy' }
 
 export default async function RootLayout({ children }: { children: ReactNode }) {
-  // Who is signed in: their runs are kept for them across reloads, apart from the next person's.
-  const user = await signedInUserId()
+  const user = userIdOf((await headers()).get('cookie'))
   return (
     <html lang="en">
       <body>

@@ -1,3 +1,4 @@
+// app/page.tsx: a quick tool, answered at once.
 import { ToolRunner } from '@cabinet/tools-react'
 
 export default function Page() {

@@ -19,6 +19,8 @@ export interface StoredArtifact {
   id: string
   key: string
   filename: string
+  /** What it was made from: a kept service makes it again from this. */
+  spec: ArtifactSpec
   contentType: string
   bytes: Uint8Array<ArrayBuffer>
 }
