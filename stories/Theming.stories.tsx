@@ -24,7 +24,7 @@ type Story = StoryObj<typeof meta>
 /** The default theme, light. */
 export const Light: Story = { globals: { theme: 'light' } }
 
-/** The default theme, dark: `data-theme="dark"` on any ancestor (or the system's dark mode). */
+/** The default theme, dark: `data-theme="dark"` on any ancestor (`"system"` follows the system's preference). */
 export const Dark: Story = { globals: { theme: 'dark' } }
 
 /** A partner's brand: a few `--ct-*` variables set on an ancestor restyle everything inside it. */
