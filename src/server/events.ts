@@ -66,7 +66,7 @@ export function createEventStreams<J extends StreamedJob>(jobStatus: JobStatus, 
 
     /**
      * A stream of `jobs` for one page (`lastEventId`: the id the page saw last), and `add`, which
-     * puts one more on it (ignored once it holds `maxJobs` in flight, or the job already).
+     * puts one more on it (ignored once it carries `MAX_STREAMED_JOBS` in flight, or the job already).
      */
     open(jobs: readonly J[], lastEventId: string | null, signal: AbortSignal, onClose: () => void): { response: Response; add: (job: J) => void } {
       /** The version the page has of each job, by tag, as its last id said. */
@@ -102,18 +102,17 @@ export function createEventStreams<J extends StreamedJob>(jobStatus: JobStatus, 
         if ((controller.desiredSize ?? 0) < -options.maxQueuedBytes) close()
       }
 
-      // The id names every job in flight and the last ended ones (a page resuming has their ends), no more: it stays short.
-      const lastId = () => {
-        const ended = carried.filter((each) => each.ended)
-        if (ended.length > 2 * MAX_STREAMED_JOBS) carried.splice(carried.indexOf(ended[0]!), 1)
-        return carried
-          .filter((each) => each.sent && (!each.ended || ended.indexOf(each) >= ended.length - MAX_STREAMED_JOBS))
+      const lastId = () =>
+        carried
+          .filter((each) => each.sent)
           .map((each) => `${each.tag}~${each.sent}`)
           .join('.')
-      }
       const finish = (entry: (typeof carried)[number]) => {
         entry.ended = true
-        if (carried.every((each) => each.ended)) close()
+        if (carried.every((each) => each.ended)) return close()
+        // The id keeps the last ended jobs (a page resuming has their ends), no more: it stays short.
+        const ended = carried.filter((each) => each.ended)
+        if (ended.length > MAX_STREAMED_JOBS) carried.splice(carried.indexOf(ended[0]!), 1)
       }
       const deliver = (entry: (typeof carried)[number], snapshot: JobSnapshot) => {
         const version = versionOf(snapshot)
@@ -131,7 +130,6 @@ export function createEventStreams<J extends StreamedJob>(jobStatus: JobStatus, 
             const { status, json } = await options.answer(job, snapshot)
             if (closed) return
             entry.sent = version
-            if (snapshot.terminal) entry.ended = true
             const data = `{"tool":${JSON.stringify(job.tool)},"jobId":${JSON.stringify(job.handle)},"status":${status},"body":${json}}`
             send(encoder.encode(`id: ${lastId()}\nevent: job\ndata: ${data.replace(/\n/g, '\ndata: ')}\n\n`))
             if (snapshot.terminal) finish(entry)
