@@ -30,6 +30,8 @@ const service: typeof fetch = async (input, init) => {
 
 /** What the page asked the proxy, by kind. */
 let pageRequests: { kind: 'events' | 'read' | 'call'; lastEventId: string | null }[] = []
+/** The page's requests its proxy refused with 429. */
+let refusals = 0
 /** How the next event stream requests are answered instead of by the proxy, while this says so. */
 let breakStreams: (() => Response | Promise<Response>) | undefined
 /** Event streams are cut (as a network error) this long after they open, while this says so. */
@@ -76,6 +78,7 @@ function setup(options: Partial<ToolsProxyOptions> = {}) {
     inFlight++
     try {
       const response = await proxy.handle(request)
+      if (response.status === 429) refusals++
       return kind === 'events' && cutStreamsAfter !== undefined ? cutting(response, cutStreamsAfter) : response
     } finally {
       inFlight--
@@ -111,6 +114,7 @@ beforeEach(() => {
 afterEach(() => {
   vi.useRealTimers()
   pageRequests = []
+  refusals = 0
   breakStreams = undefined
   cutStreamsAfter = undefined
   serviceReads = 0
@@ -148,6 +152,22 @@ async function until(check: () => void) {
     } catch (error) {
       if (performance.now() > deadline) throw error
       await settle()
+    }
+  }
+}
+
+/**
+ * Fake time on in small steps until `check` passes, at most `ms`: for what follows a short timer
+ * set only once real turns have carried a cut through (the stream's reopening after 50 ms), which
+ * a busy machine can set after a fixed advance has already run out.
+ */
+async function advanceUntil(check: () => void, ms = 1000, step = 50) {
+  for (let done = 0; ; done += step) {
+    try {
+      return check()
+    } catch (error) {
+      if (done >= ms) throw error
+      await advance(step)
     }
   }
 }
@@ -198,7 +218,7 @@ describe('client.run and client.wait behind a proxy with webhooks', () => {
     await until(() => expect(progress).toEqual(['processing']))
     await advance(10_000)
     // The first stream ended at its time; the page resumed where it was.
-    await until(() => expect(count('events')).toBe(2))
+    await advanceUntil(() => expect(count('events')).toBe(2))
     expect(pageRequests.filter((request) => request.kind === 'events')[1]!.lastEventId).toBeTruthy()
     await hook(`job_${jobs}`, 'completed')
     await until(() => expect(run.value).toMatchObject({ status: 'completed' }))
@@ -215,7 +235,7 @@ describe('client.run and client.wait behind a proxy with webhooks', () => {
     await hook(`job_${jobs}`, 'processing')
     await until(() => expect(progress).toEqual(['processing']))
     await advance(5_000)
-    await until(() => expect(count('events')).toBe(2))
+    await advanceUntil(() => expect(count('events')).toBe(2))
     expect(pageRequests.filter((request) => request.kind === 'events')[1]!.lastEventId).toBeTruthy()
     await advance(100)
     await hook(`job_${jobs}`, 'completed')
@@ -255,6 +275,26 @@ describe('client.run and client.wait behind a proxy with webhooks', () => {
     await until(() => expect(run.value).toMatchObject({ status: 'completed' }))
     expect(count('read')).toBe(1)
   })
+
+  it('never trip their own proxy: a page starting 10 jobs a second and following them all, with the default rate', async () => {
+    const { client, hook } = setup({ rate: undefined })
+    const first = jobs + 1
+    const waits: ReturnType<typeof track<Job>>[] = []
+    for (let n = 0; n < 60; n++) {
+      // Started, then followed as a page's job view follows it: its read, then the stream.
+      const started = client.start('valuation/report', REPORT)
+      waits.push(track(started.then(({ jobId }) => client.wait('valuation/report', jobId))))
+      await advance(100)
+      // Each job ends two seconds after it started, told by its webhook.
+      if (n >= 20) await hook(`job_${first + n - 20}`, 'completed')
+    }
+    for (let n = 40; n < 60; n++) await hook(`job_${first + n}`, 'completed')
+    await until(() => expect(waits.every((wait) => wait.value?.status === 'completed')).toBe(true))
+    expect(refusals).toBe(0)
+    expect(count('call')).toBe(60)
+    // One stream for the page's life: every job started joined it, none reopened it.
+    expect(count('events')).toBeLessThanOrEqual(2)
+  }, 30_000)
 
   it('never open a stream on another origin, whatever the answer names', async () => {
     const service: typeof fetch = async (input, init) => {
@@ -342,7 +382,16 @@ describe('the simulated service’s webhooks', () => {
   })
 
   it('drives a page behind the proxy from creation to end, with no poll of the service', async () => {
-    const { service, serviceFetch } = simulated((request) => proxy.handle(request))
+    // The proxy's answers are waited for between steps (settle), as the page's are in setup().
+    const answered = async (answer: Promise<Response>) => {
+      inFlight++
+      try {
+        return await answer
+      } finally {
+        inFlight--
+      }
+    }
+    const { service, serviceFetch } = simulated((request) => answered(proxy.handle(request)))
     const proxy = createToolsProxy({
       baseUrl: service.baseUrl,
       apiKey: MOCK_KEYS.demo,
@@ -353,7 +402,7 @@ describe('the simulated service’s webhooks', () => {
       webhooks: { secret: WEBHOOK_SECRET },
       onError: () => {},
     })
-    const client = createToolsClient({ baseUrl: `${SITE}/api/tools`, fetch: (input, init) => proxy.handle(new Request(input, init)) })
+    const client = createToolsClient({ baseUrl: `${SITE}/api/tools`, fetch: (input, init) => answered(proxy.handle(new Request(input, init))) })
     const seen: string[] = []
     const run = track(client.run('valuation/report', REPORT, { onJob: (job) => seen.push(job.status) }))
     await advance(9_500, 100)

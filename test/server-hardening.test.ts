@@ -279,6 +279,20 @@ describe('a flood', () => {
     // Another user is not held back.
     expect((await post('alice', 'valuation/express', {})).status).toBe(200)
   })
+
+  it('counts calls under the rate, not the reads and streams that follow the jobs they started', async () => {
+    answer = (request) => (request.method === 'POST' ? created() : Response.json({ jobId: 'job_1', status: 'processing' }))
+    const { post, send } = proxyWith({ rate: { requests: 2, perMs: 60_000 } })
+    const { jobId } = (await (await post('alice', 'pdf/create', { objectId: 'obj_1' })).json()) as { jobId: string }
+    const reads = await Promise.all(Array.from({ length: 10 }, () => send('alice', `/pdf/create/jobs/${encodeURIComponent(jobId)}`)))
+    expect(reads.map((response) => response.status)).toEqual(Array(10).fill(200))
+    const stream = new AbortController()
+    const events = await send('alice', `/events?job=${encodeURIComponent(`pdf/create:${jobId}`)}`, { signal: stream.signal })
+    expect(events.status).toBe(200)
+    stream.abort()
+    expect((await post('alice', 'pdf/create', { objectId: 'obj_1' })).status).toBe(202)
+    expect((await post('alice', 'pdf/create', { objectId: 'obj_1' })).status).toBe(429)
+  })
 })
 
 describe('a failing or slow store', () => {

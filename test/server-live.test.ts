@@ -352,6 +352,42 @@ describe('the event stream', () => {
   })
 })
 
+describe('one stream for the page’s life', () => {
+  it('carries the jobs its user starts while it is open, on any instance, and nobody else’s', async () => {
+    const store = memoryStore()
+    const options = { store, webhooks: { secret: WEBHOOK_SECRET } }
+    const [one, other] = [proxyWith(options), proxyWith(options)]
+    const first = await one.start('alice')
+    const stream = reader(await one.listen('alice', [first.handle]).response)
+    const second = await other.start('alice')
+    const bobs = await other.start('bob')
+    for (const { jobId } of [bobs, second, first]) await other.hook({ data: { jobId, status: 'completed' } })
+    const got = [await stream.next(), await stream.next()]
+    expect(got.map((each) => each !== 'end' && [each.jobId, each.body.status]).sort()).toEqual(
+      [[first.handle, 'completed'], [second.handle, 'completed']].sort(),
+    )
+    expect(await stream.next()).toBe('end')
+    expect(reads()).toBe(0)
+  })
+
+  it('resumes a job that joined it with Last-Event-ID: nothing it had is sent again', async () => {
+    const { start, listen, hook } = proxyWith({ webhooks: { secret: WEBHOOK_SECRET } })
+    const first = await start()
+    const stream = reader(await listen('alice', [first.handle]).response)
+    const second = await start()
+    await hook({ data: { jobId: second.jobId, status: 'processing', progress: 30 } })
+    const seen = await stream.next()
+    expect(seen).toMatchObject({ jobId: second.handle, body: { status: 'processing' } })
+    await hook({ data: { jobId: first.jobId, status: 'processing', progress: 60 } })
+    const last = await stream.next()
+    expect(last).toMatchObject({ jobId: first.handle, body: { status: 'processing' } })
+    // Resumed naming both jobs, in either order: only what changed since comes.
+    const resumed = reader(await listen('alice', [second.handle, first.handle], last !== 'end' ? last.id : '').response)
+    await hook({ data: { jobId: second.jobId, status: 'completed' } })
+    expect(await resumed.next()).toMatchObject({ jobId: second.handle, body: { status: 'completed' } })
+  })
+})
+
 describe('one watcher per job', () => {
   /** Two instances sharing `store`, each with pages listening to one job; the service's job ends at 20 s. */
   async function watch(store: ProxyStore, options: Partial<ToolsProxyOptions>, pages: number) {
@@ -408,28 +444,84 @@ describe('one watcher per job', () => {
   })
 })
 
-describe('two instances on a real Redis', () => {
-  let redis: Awaited<ReturnType<typeof startRedis>>
+/** A real redis-server for the describes below, started once: they run one after the other. */
+let redis: Awaited<ReturnType<typeof startRedis>>
+describe('on a real Redis', () => {
   beforeAll(async () => {
     redis = await startRedis()
   }, 30_000)
   afterAll(() => redis?.stop())
 
-  it('a webhook taken by one instance reaches the pages of the other, through publish/subscribe', async () => {
-    const [a, b] = [await redis.connect(), await redis.connect()]
-    const options = { webhooks: { secret: WEBHOOK_SECRET } }
-    const one = proxyWith({ store: redisStore(a, { prefix: 'live-1:', onError: () => {} }), ...options })
-    const other = proxyWith({ store: redisStore(b, { prefix: 'live-1:', onError: () => {} }), ...options })
-    const { handle, jobId } = await one.start()
-    const streams = await Promise.all([one, other, other].map(async (instance) => reader(await instance.listen('alice', [handle]).response)))
-    // Subscribed: the stream's opening has gone out before its first event can.
-    await other.hook({ data: { jobId, status: 'processing', progress: 5 } })
-    for (const stream of streams) expect(await stream.next()).toMatchObject({ body: { status: 'processing' } })
-    await one.hook({ data: { jobId, status: 'completed' } })
-    for (const stream of streams) {
-      expect(await stream.next()).toMatchObject({ body: { status: 'completed' } })
-      expect(await stream.next()).toBe('end')
+  describe('two instances on a real Redis', () => {
+    it('a webhook taken by one instance reaches the pages of the other, through publish/subscribe', async () => {
+      const [a, b] = [await redis.connect(), await redis.connect()]
+      const options = { webhooks: { secret: WEBHOOK_SECRET } }
+      const one = proxyWith({ store: redisStore(a, { prefix: 'live-1:', onError: () => {} }), ...options })
+      const other = proxyWith({ store: redisStore(b, { prefix: 'live-1:', onError: () => {} }), ...options })
+      const { handle, jobId } = await one.start()
+      const streams = await Promise.all([one, other, other].map(async (instance) => reader(await instance.listen('alice', [handle]).response)))
+      // Subscribed: the stream's opening has gone out before its first event can.
+      await other.hook({ data: { jobId, status: 'processing', progress: 5 } })
+      for (const stream of streams) expect(await stream.next()).toMatchObject({ body: { status: 'processing' } })
+      await one.hook({ data: { jobId, status: 'completed' } })
+      for (const stream of streams) {
+        expect(await stream.next()).toMatchObject({ body: { status: 'completed' } })
+        expect(await stream.next()).toBe('end')
+      }
+      expect(reads()).toBe(0)
+    })
+  })
+
+  describe('webhooks through Redis trouble (a real redis-server, frozen and restarted)', () => {
+    /**
+     * Fake timeouts (the store's 1 s limit among them), moved on until `pending` settles; real I/O
+     * meanwhile. Bounded by real time, not turns: a busy machine verifies a signature in more turns.
+     */
+    async function settleFaked<T>(pending: Promise<T>): Promise<T> {
+      let settled = false
+      void pending.finally(() => (settled = true))
+      const deadline = performance.now() + 10_000
+      while (!settled && performance.now() < deadline) {
+        await new Promise((resolve) => setImmediate(resolve))
+        await vi.advanceTimersByTimeAsync(100)
+      }
+      return pending
     }
-    expect(reads()).toBe(0)
+    const statusRead = async (send: ReturnType<typeof proxyWith>['send'], handle: string) =>
+      ((await (await send('alice', `/valuation/report/jobs/${encodeURIComponent(handle)}`)).json()) as { status: string }).status
+
+    it('a delivery answered 503 while Redis stalls is taken when the service sends it again', async () => {
+      const client = await redis.connect()
+      const { start, send, hook } = proxyWith({ store: redisStore(client, { prefix: 'stall:', onError: () => {} }), webhooks: { secret: WEBHOOK_SECRET } })
+      const { handle, jobId } = await start()
+      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] })
+      redis.pause()
+      try {
+        const refused = await settleFaked(hook({ data: { jobId, status: 'completed' } }, { id: 'msg_stalled' }))
+        expect(refused.status).toBe(503)
+      } finally {
+        redis.resume()
+      }
+      // Every command sent during the stall has landed once this answers.
+      await client.ping()
+      vi.useRealTimers()
+      expect((await hook({ data: { jobId, status: 'completed' } }, { id: 'msg_stalled' })).status).toBe(204)
+      expect(await statusRead(send, handle)).toBe('completed')
+      expect(reads()).toBe(0)
+    }, 20_000)
+
+    it('after Redis restarts empty, a webhook for a job created before is applied, not kept aside', async () => {
+      const client = await redis.connect({ reconnect: true })
+      const { start, send, hook } = proxyWith({ store: redisStore(client, { prefix: 'restart:', onError: () => {} }), webhooks: { secret: WEBHOOK_SECRET } })
+      const { handle, jobId } = await start()
+      await redis.kill()
+      redis.revive()
+      await vi.waitFor(() => client.ping(), { timeout: 10_000, interval: 20 })
+      expect((await hook({ data: { jobId, status: 'completed' } })).status).toBe(204)
+      // The store forgot the job: the page's read asks the service (still "processing"), and the webhook's end wins.
+      expect(await statusRead(send, handle)).toBe('completed')
+      expect(reads()).toBe(1)
+      client.destroy()
+    }, 20_000)
   })
 })

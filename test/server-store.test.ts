@@ -3,6 +3,7 @@
 // redis-server of its own.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { memoryStore, redisStore, type ProxyStore } from '../src/server/index.js'
+import { guardStore, StoreUnavailable } from '../src/server/store.js'
 import { startRedis } from './support/redis.js'
 
 let redis: Awaited<ReturnType<typeof startRedis>>
@@ -117,5 +118,36 @@ describe('expiry', () => {
     expect(await raw.pTTL(`${prefix}calls:a`)).toBeLessThanOrEqual(50_000)
     await store.claim('seen:k', 30_000)
     expect(await raw.pTTL(`${prefix}seen:k`)).toBeGreaterThan(20_000)
+  })
+})
+
+describe('redisStore through a stall (a real redis-server, frozen)', () => {
+  it('a subscription that timed out while Redis was frozen is not left behind: each message is heard once', async () => {
+    const client = await redis.connect()
+    const store = guardStore(redisStore(client, { prefix: 'stalled-subscribe:', onError: () => {} }), 1000)
+    const heard: string[] = []
+    const listener = { message: (message: string) => heard.push(message) }
+    // The subscribing connection is open before the stall: only the channel's subscription waits.
+    await (await store.subscribe('warm', listener))()
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] })
+    redis.pause()
+    try {
+      for (let attempt = 0; attempt < 3; attempt++) {
+        const subscribing = store.subscribe('jobs', listener)
+        const failed = expect(subscribing).rejects.toBeInstanceOf(StoreUnavailable)
+        await vi.advanceTimersByTimeAsync(1000)
+        await failed
+      }
+    } finally {
+      redis.resume()
+      vi.useRealTimers()
+    }
+    const stop = await store.subscribe('jobs', listener)
+    await store.publish('jobs', 'one')
+    await vi.waitFor(() => expect(heard).toContain('one'))
+    await store.publish('jobs', 'two')
+    await vi.waitFor(() => expect(heard).toContain('two'))
+    expect(heard).toEqual(['one', 'two'])
+    await stop()
   })
 })

@@ -45,15 +45,17 @@ interface Watcher {
 /**
  * One Server-Sent Events stream per client, for every job it follows: the proxy names it in a
  * job's answers (`X-Tools-Events`), and pushes each job read's answer as the job changes. It is
- * read with fetch (the client's headers and cookies go with it) and opened again when the set
- * of jobs changes, or resumed with `Last-Event-ID` when it ends; any failure falls back to polling.
+ * read with fetch (the client's headers and cookies go with it). Jobs this client starts while it
+ * is open join it (the proxy adds the user's new jobs); it is opened again only for a job it does
+ * not carry, or resumed with `Last-Event-ID` when it ends; any failure falls back to polling.
  */
 export function createEventHub(options: EventHubOptions) {
   let url: string | undefined
   const jobs = new Map<string, Set<Watcher>>()
-  let connection: { controller: AbortController; keys: Set<string> } | undefined
-  /** The last event id and the job set it belongs to: a stream resumes only the same set. */
-  let resume = { id: '', set: '' }
+  /** The open stream, the jobs it carries (named, started since it answered, or heard on it), and when it answered (`performance.now()`). */
+  let connection: { controller: AbortController; keys: Set<string>; readyAt?: number } | undefined
+  /** The last event id: it names each job's version, so any set of jobs resumes from it. */
+  let resume = ''
   let failures = 0
   let retryAt = 0
   let scheduled = false
@@ -72,13 +74,12 @@ export function createEventHub(options: EventHubOptions) {
 
   function reconcile() {
     const wanted = streamed()
-    const set = wanted.join('&')
     // A job no longer followed stays on the stream until it ends: one stream fewer to open.
     if (connection && wanted.length > 0 && wanted.every((key) => connection!.keys.has(key))) return
     connection?.controller.abort()
     connection = undefined
     if (!url || wanted.length === 0 || Date.now() < retryAt) return
-    void open(url, wanted, set)
+    void open(url, wanted)
   }
 
   function tell(key: string, value: Pushed) {
@@ -102,15 +103,15 @@ export function createEventHub(options: EventHubOptions) {
     for (const watchers of jobs.values()) for (const watcher of watchers) watcher.wake?.('poll')
   }
 
-  async function open(address: string, wanted: string[], set: string) {
+  async function open(address: string, wanted: string[]) {
     const controller = new AbortController()
-    const current = (connection = { controller, keys: new Set(wanted) })
+    const current: NonNullable<typeof connection> = (connection = { controller, keys: new Set(wanted) })
     const openedAt = Date.now()
     let heard = false
     try {
       const headers = await options.headers()
       headers.set('Accept', 'text/event-stream')
-      if (resume.set === set && resume.id) headers.set('Last-Event-ID', resume.id)
+      if (resume) headers.set('Last-Event-ID', resume)
       const query = wanted.map((key) => `job=${encodeURIComponent(key)}`).join('&')
       const response = await (options.fetch ?? fetch)(`${address}?${query}`, {
         headers,
@@ -122,9 +123,10 @@ export function createEventHub(options: EventHubOptions) {
         await response.body?.cancel().catch(() => {})
         throw new Error(`event stream: ${response.status}`)
       }
+      current.readyAt = performance.now()
       const parser = createParser({
         onEvent(event) {
-          if (event.id !== undefined) resume = { id: event.id, set }
+          if (event.id !== undefined) resume = event.id
           if (event.event !== 'job') return
           // A stream that carries events is a healthy one: its next failure is tried again at once.
           heard = true
@@ -136,8 +138,10 @@ export function createEventHub(options: EventHubOptions) {
             return // not the proxy's: the safety read covers what it meant
           }
           if (typeof data.tool !== 'string' || typeof data.jobId !== 'string' || typeof data.status !== 'number') return
+          const key = `${data.tool}:${data.jobId}`
+          current.keys.add(key)
           // A refusal (a job gone, a session ended) is read as a read would be, with its error.
-          tell(`${data.tool}:${data.jobId}`, data.status >= 200 && data.status < 300 ? { status: data.status, body: data.body } : 'read')
+          tell(key, data.status >= 200 && data.status < 300 ? { status: data.status, body: data.body } : 'read')
         },
       })
       const reader = response.body.pipeThrough(new TextDecoderStream()).getReader()
@@ -170,6 +174,11 @@ export function createEventHub(options: EventHubOptions) {
       if (resolved.origin !== new URL(base).origin || resolved.href === url) return
       url = resolved.href
       schedule()
+    },
+
+    /** A job this client started, its call sent at `sentAt` (`performance.now()`): a stream that had answered by then carries it. */
+    started(tool: string, jobId: string, sentAt: number) {
+      if (connection?.readyAt !== undefined && sentAt > connection.readyAt) connection.keys.add(`${tool}:${jobId}`)
     },
 
     /** Follows one job on the stream until `stop()`. */

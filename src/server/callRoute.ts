@@ -1,10 +1,10 @@
 import type { Tool } from '../tools/index.js'
 import { errorAnswer } from './answers.js'
 import { bodyOf, byteLimit, fixedLength, refuse, smallBody, tooLarge } from './bodies.js'
-import { STATUS_TTL, type ProxyContext } from './context.js'
+import type { ProxyContext } from './context.js'
 import { formFieldReader } from './formFields.js'
-import { endedIn, type JobKey, type JobSnapshot } from './jobStatus.js'
-import { keys } from './keys.js'
+import { endedIn, type JobKey } from './jobStatus.js'
+import { keys, userJobsChannel } from './keys.js'
 import { AnswerTooLarge, artifactPaths, stringsIn } from './links.js'
 import { billable, outcomeOfFailure, reserve, type CallOutcome } from './money.js'
 import type { Caller } from './guards.js'
@@ -73,7 +73,7 @@ export async function callRoute(context: ProxyContext, request: Request, user: C
     const written = parsed ? artifactPaths(parsed.strings, service.base) : form ? formPaths(form.fields(), service.base) : opaque ? 'unknown' : new Set<string>()
     const answer = await service.answerOf(upstream)
     const reply = await rewriteFor(context, answer, { user, tool, written, created: true })
-    if (reply.createdJobId) await recordCreation(context, tool, reply.createdJobId, answer, written)
+    if (reply.createdJobId) await recordCreation(context, user, tool, reply.createdJobId, answer, written)
     return replyResponse(reply)
   } catch (error) {
     if (error instanceof AnswerTooLarge || error instanceof StoreUnavailable) throw error
@@ -126,18 +126,15 @@ function formPaths(fields: string[] | undefined, service: string): Set<string> |
   return artifactPaths(strings, service)
 }
 
-/** A new job, recorded for what follows: what its request carried, its tool for webhooks, its first status. */
-async function recordCreation(context: ProxyContext, tool: Tool, jobId: string, answer: Answer, written: Set<string> | 'unknown') {
-  const { store, jobStatus, webhooks } = context
+/** A new job, recorded for what follows: what its request carried, its first status (which remembers its tool for webhooks), and told to the user's open streams. */
+async function recordCreation(context: ProxyContext, user: Caller, tool: Tool, jobId: string, answer: Answer, written: Set<string> | 'unknown') {
+  const { store, jobStatus } = context
   if (written === 'unknown' || written.size > 0) {
     await store.set(keys.written(jobId), JSON.stringify(written === 'unknown' ? written : [...written]), MEMORY_TTL)
   }
   // The creation starts the job's clock: a watcher paces its reads (or waits for webhooks) from it.
-  const key: JobKey = { toolPath: tool.path, jobId }
-  // A webhook names only the job: which tool's it is, is remembered here.
-  if (webhooks) await store.set(keys.job(jobId), tool.path, STATUS_TTL)
   // Kept as a read would answer it (200): with webhooks, reads are served from it until the first one.
+  const key: JobKey = { toolPath: tool.path, jobId }
   await jobStatus.put(key, { ...answer, status: 200, readAt: 0, since: Date.now(), terminal: endedIn(answer.body) })
-  const early = webhooks && (await store.get(keys.early(jobId)))
-  if (early) await jobStatus.put(key, JSON.parse(early) as JobSnapshot)
+  await store.publish(userJobsChannel(user.storeId), JSON.stringify({ tool: tool.id, jobId }))
 }

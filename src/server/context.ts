@@ -67,7 +67,7 @@ const STORE_LIMIT = 1000
 /** A webhook's body, at most: a job's status and its result's text, many times over. */
 const DEFAULT_WEBHOOK_BYTES = 256 * 1024
 /** How long a job's status is kept after its last change. */
-export const STATUS_TTL = 60 * 60 * 1000
+const STATUS_TTL = 60 * 60 * 1000
 /** With webhooks, how long a watched job may go without one before the proxy reads it itself. */
 const WEBHOOK_QUIET = 60_000
 

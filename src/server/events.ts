@@ -1,3 +1,5 @@
+import { hashText } from '../tools/internal.js'
+import { jobName } from './jobSnapshot.js'
 import { versionOf, type JobKey, type JobSnapshot, type JobStatus } from './jobStatus.js'
 
 /** One job a stream carries: where it is in the store, and how the page names it. */
@@ -22,16 +24,20 @@ export interface EventStreamOptions<J extends StreamedJob> {
   report(message: string): void
 }
 
+/** Jobs in flight one stream carries, at most. */
+export const MAX_STREAMED_JOBS = 50
+
 const encoder = new TextEncoder()
 const HEARTBEAT = encoder.encode(': \n\n')
 
 /**
  * Server-Sent Events for the jobs one page watches: each event the job read's answer for that page,
  * `{ tool, jobId, status, body }`, sent when the job changes, and once on opening for a job the page
- * has not seen in its present state. The event id lists, job by job, the version last sent (a
- * hash of the status and body), so a page that reconnects with `Last-Event-ID` and the same jobs
- * gets exactly what changed meanwhile, in whatever order instances published it; a job that
- * ended is sent once and dropped, and the stream ends when every job has.
+ * has not seen in its present state. Jobs join an open stream (`add`): the user's new jobs, as the
+ * route hears of them. The event id lists, job by job, a tag of the job and the version last sent
+ * (a hash of the status and body), so a page that reconnects with `Last-Event-ID` gets exactly
+ * what changed meanwhile, in whatever order instances published it and whatever jobs it names; a
+ * job that ended is sent once and dropped, and the stream ends when every job has.
  */
 export function createEventStreams<J extends StreamedJob>(jobStatus: JobStatus, options: EventStreamOptions<J>) {
   /** Every open stream's heartbeat: one timer for all of them. */
@@ -58,13 +64,16 @@ export function createEventStreams<J extends StreamedJob>(jobStatus: JobStatus, 
       return beating.size
     },
 
-    /** A stream of `jobs` for one page; `lastEventId` is the id the page saw last on a stream of the same jobs. */
-    open(jobs: readonly J[], lastEventId: string | null, signal: AbortSignal, onClose: () => void): Response {
-      const resumed = lastEventId?.split('.') ?? []
-      /** Per job: the version the page has (as the last id said, then as sent), and the newest seen. */
-      const sent = jobs.map((_, index) => (resumed.length === jobs.length ? resumed[index]! : ''))
-      const seen = [...sent]
-      const ended = jobs.map(() => false)
+    /**
+     * A stream of `jobs` for one page (`lastEventId`: the id the page saw last), and `add`, which
+     * puts one more on it (ignored once it carries `MAX_STREAMED_JOBS` in flight, or the job already).
+     */
+    open(jobs: readonly J[], lastEventId: string | null, signal: AbortSignal, onClose: () => void): { response: Response; add: (job: J) => void } {
+      /** The version the page has of each job, by tag, as its last id said. */
+      const resumed = new Map(
+        (lastEventId?.split('.') ?? []).map((entry) => entry.split('~') as [string, string?]).filter((entry): entry is [string, string] => entry.length === 2),
+      )
+      const carried: { job: J; tag: string; sent: string; seen: string; ended: boolean }[] = []
       const stops: (() => void)[] = []
       let queue: Promise<void> = Promise.resolve()
       let controller!: ReadableStreamDefaultController<Uint8Array>
@@ -93,36 +102,58 @@ export function createEventStreams<J extends StreamedJob>(jobStatus: JobStatus, 
         if ((controller.desiredSize ?? 0) < -options.maxQueuedBytes) close()
       }
 
-      const finish = (index: number) => {
-        ended[index] = true
-        if (ended.every(Boolean)) close()
+      const lastId = () =>
+        carried
+          .filter((each) => each.sent)
+          .map((each) => `${each.tag}~${each.sent}`)
+          .join('.')
+      const finish = (entry: (typeof carried)[number]) => {
+        entry.ended = true
+        if (carried.every((each) => each.ended)) return close()
+        // The id keeps the last ended jobs (a page resuming has their ends), no more: it stays short.
+        const ended = carried.filter((each) => each.ended)
+        if (ended.length > MAX_STREAMED_JOBS) carried.splice(carried.indexOf(ended[0]!), 1)
       }
-      const deliver = (index: number, snapshot: JobSnapshot) => {
+      const deliver = (entry: (typeof carried)[number], snapshot: JobSnapshot) => {
         const version = versionOf(snapshot)
-        if (closed || ended[index]) return
-        if (seen[index] === version) {
+        if (closed || entry.ended) return
+        if (entry.seen === version) {
           // The page has this end already (its last id says so): nothing to send, one job fewer to wait for.
-          if (snapshot.terminal) queue = queue.then(() => finish(index))
+          if (snapshot.terminal) queue = queue.then(() => finish(entry))
           return
         }
-        seen[index] = version
-        const job = jobs[index]!
+        entry.seen = version
+        const { job } = entry
         queue = queue.then(async () => {
-          if (closed || seen[index] !== version) return
+          if (closed || entry.seen !== version) return
           try {
             const { status, json } = await options.answer(job, snapshot)
             if (closed) return
-            sent[index] = version
+            entry.sent = version
             const data = `{"tool":${JSON.stringify(job.tool)},"jobId":${JSON.stringify(job.handle)},"status":${status},"body":${json}}`
-            send(encoder.encode(`id: ${sent.join('.')}\nevent: job\ndata: ${data.replace(/\n/g, '\ndata: ')}\n\n`))
-            if (snapshot.terminal) finish(index)
+            send(encoder.encode(`id: ${lastId()}\nevent: job\ndata: ${data.replace(/\n/g, '\ndata: ')}\n\n`))
+            if (snapshot.terminal) finish(entry)
           } catch (error) {
             options.report(`a job event could not be sent: ${error instanceof Error ? error.message : String(error)}`)
             close()
           }
         })
       }
-
+      const add = (job: J) => {
+        const name = jobName(job.key)
+        if (closed || carried.some((each) => jobName(each.job.key) === name)) return
+        if (carried.filter((each) => !each.ended).length >= MAX_STREAMED_JOBS) return
+        const tag = hashText(`${job.tool}:${job.handle}`)
+        const entry = { job, tag, sent: resumed.get(tag) ?? '', seen: resumed.get(tag) ?? '', ended: false }
+        carried.push(entry)
+        jobStatus.watch(job.key, (snapshot) => deliver(entry, snapshot)).then(
+          (stop) => (closed ? stop() : stops.push(stop)),
+          (error: unknown) => {
+            options.report(`a job could not be watched: ${error instanceof Error ? error.message : String(error)}`)
+            close()
+          },
+        )
+      }
       const body = new ReadableStream<Uint8Array>(
         {
           start(streamController) {
@@ -133,21 +164,14 @@ export function createEventStreams<J extends StreamedJob>(jobStatus: JobStatus, 
             signal.addEventListener('abort', close)
             timer = setTimeout(close, options.streamMaxMs)
             stopBeat = beat(() => send(HEARTBEAT))
-            jobs.forEach((job, index) => {
-              jobStatus.watch(job.key, (snapshot) => deliver(index, snapshot)).then(
-                (stop) => (closed ? stop() : stops.push(stop)),
-                (error: unknown) => {
-                  options.report(`a job could not be watched: ${error instanceof Error ? error.message : String(error)}`)
-                  close()
-                },
-              )
-            })
           },
           cancel: close,
         },
         { highWaterMark: 64 * 1024, size: (chunk) => chunk.byteLength },
       )
-      return new Response(body, {
+      // The stream has started (its start runs at once): each job is watched from here.
+      for (const job of jobs) add(job)
+      const response = new Response(body, {
         headers: {
           'Content-Type': 'text/event-stream; charset=utf-8',
           'Cache-Control': 'private, no-store',
@@ -156,6 +180,7 @@ export function createEventStreams<J extends StreamedJob>(jobStatus: JobStatus, 
           'X-Accel-Buffering': 'no',
         },
       })
+      return { response, add }
     },
   }
 }

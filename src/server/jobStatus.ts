@@ -6,6 +6,9 @@ import type { ProxyStore } from './store.js'
 
 export { endedIn, versionOf, type JobKey, type JobSnapshot, type JobStatusOptions } from './jobSnapshot.js'
 
+/** How long a webhook about a job the store does not know is kept, for the job's first snapshot to take. */
+const EARLY_WEBHOOK_TTL = 2 * 60 * 1000
+
 const ok = (snapshot: JobSnapshot) => snapshot.status >= 200 && snapshot.status < 300
 
 /**
@@ -39,6 +42,19 @@ export function createJobStatus(
   /** Keeps and publishes a job's new snapshot; an ended job's stays (a late, earlier status cannot replace it). */
   async function put(key: JobKey, snapshot: JobSnapshot, previous?: JobSnapshot): Promise<JobSnapshot> {
     const before = previous ?? (await kept(key))
+    const next = await write(key, snapshot, before)
+    // The store's first snapshot of the job (its creation, or the store lost what it held): a
+    // webhook names only the job, so its tool is remembered, and one that came first is taken.
+    if (!before && options.webhookQuietMs !== undefined) {
+      await store.set(keys.job(key.jobId), key.toolPath, options.keepMs)
+      const early = await store.get(keys.early(key.jobId))
+      const told = early ? (JSON.parse(early) as JobSnapshot) : undefined
+      if (told && (told.terminal || told.readAt > next.readAt)) return write(key, told, next)
+    }
+    return next
+  }
+
+  async function write(key: JobKey, snapshot: JobSnapshot, before: JobSnapshot | undefined): Promise<JobSnapshot> {
     if (before?.terminal) return before
     const next = { ...snapshot, since: before?.since ?? snapshot.since ?? snapshot.readAt }
     const text = JSON.stringify(next)
@@ -58,6 +74,21 @@ export function createJobStatus(
     }
     if (!before || versionOf(before) !== versionOf(next)) await store.publish(JOBS_CHANNEL, JSON.stringify({ key, snapshot: next }))
     return next
+  }
+
+  /**
+   * A webhook's snapshot of a job it names by id only: kept under the job's tool, or, for a job
+   * the store does not know (its creation's answer is still on its way, the store lost it, or it
+   * is another app's), kept aside for the job's next first snapshot to take.
+   */
+  async function putWebhook(jobId: string, snapshot: JobSnapshot): Promise<void> {
+    let toolPath = await store.get(keys.job(jobId))
+    if (!toolPath) {
+      await store.set(keys.early(jobId), JSON.stringify(snapshot), EARLY_WEBHOOK_TTL)
+      // The job's first snapshot may have been written meanwhile, before this was kept aside.
+      toolPath = await store.get(keys.job(jobId))
+    }
+    if (toolPath) await put({ toolPath, jobId }, snapshot)
   }
 
   /**
@@ -125,6 +156,7 @@ export function createJobStatus(
 
   return {
     put,
+    putWebhook,
 
     /** The job's status, from the store when it is current enough, else from the service. */
     async read(key: JobKey): Promise<JobSnapshot> {

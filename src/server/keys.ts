@@ -32,6 +32,9 @@ export const keys = {
 /** The channel job snapshots are published on. */
 export const JOBS_CHANNEL = 'jobs'
 
+/** The channel a user's new jobs are told on (`{ tool, jobId }`), for their open event streams to carry. */
+export const userJobsChannel = (user: string) => `jobs-of:${user}`
+
 /**
  * A user's id as the store holds it, in keys and values: its JSON spelling, which writes a lone
  * surrogate as `\uXXXX` (and a backslash as two). Distinct ids never meet on any store: written

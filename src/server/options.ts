@@ -17,7 +17,7 @@ export interface ProxyLimits {
   windowMs: number
 }
 
-/** A per-user request rate, every route counted: more than `requests` in `perMs` answers 429. */
+/** A per-user request rate over tool calls, downloads and usage reads (not job reads or event streams): more than `requests` in `perMs` answers 429. */
 export interface ProxyRate {
   requests: number
   perMs: number
@@ -36,7 +36,7 @@ export interface ToolsProxyOptions {
   authorize: (request: Request) => ProxyUser | null | undefined | Promise<ProxyUser | null | undefined>
   /** A spend cap per user; none when omitted. */
   limits?: ProxyLimits
-  /** A request rate per user, every route; default 20 a second. */
+  /** A request rate per user over calls, downloads and usage reads; default 20 a second. */
   rate?: ProxyRate
   /** Where counters and shared state live: `memoryStore()` (default, one process) or `redisStore(client)` (several instances). */
   store?: ProxyStore

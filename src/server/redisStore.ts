@@ -69,7 +69,7 @@ export function redisStore(client: RedisEvalClient, { prefix = 'tools-proxy:', o
   client.on?.('error', reportError)
   /** The subscribing connection, opened on the first subscription; every listener of a channel shares one Redis subscription. */
   let subscriber: Promise<RedisSubscriberClient> | undefined
-  const channels = new Map<string, Set<StoreListener>>()
+  const channels = new Map<string, { listeners: Set<StoreListener>; subscribed: Promise<unknown> }>()
   const connectSubscriber = () =>
     (subscriber ??= (async () => {
       const connection = client.duplicate()
@@ -77,7 +77,7 @@ export function redisStore(client: RedisEvalClient, { prefix = 'tools-proxy:', o
       let ready = false
       connection.on('ready', () => {
         // node-redis subscribes again by itself; what was published meanwhile is lost.
-        if (ready) for (const listeners of channels.values()) for (const listener of listeners) listener.missed?.()
+        if (ready) for (const { listeners } of channels.values()) for (const listener of listeners) listener.missed?.()
         ready = true
       })
       await connection.connect()
@@ -109,19 +109,25 @@ export function redisStore(client: RedisEvalClient, { prefix = 'tools-proxy:', o
     },
     subscribe: async (channel, listener) => {
       const connection = await connectSubscriber()
-      let listeners = channels.get(channel)
-      if (!listeners) {
-        channels.set(channel, (listeners = new Set()))
-        const current = listeners
-        await connection.subscribe(prefix + channel, (message) => {
-          for (const each of current) each.message(message)
+      let subscription = channels.get(channel)
+      if (!subscription) {
+        const listeners = new Set<StoreListener>()
+        const subscribed = connection.subscribe(prefix + channel, (message) => {
+          for (const each of listeners) each.message(message)
         })
+        const made = { listeners, subscribed }
+        channels.set(channel, (subscription = made))
+        // A channel whose subscription failed is tried afresh next time, not left half made.
+        subscribed.catch(() => channels.get(channel) === made && channels.delete(channel))
       }
+      // Every listener waits for Redis to confirm: none is told "listening" before it is.
+      await subscription.subscribed
+      const { listeners } = subscription
       const entry: StoreListener = { message: (message) => listener.message(message), missed: () => listener.missed?.() }
       listeners.add(entry)
       return async () => {
         listeners.delete(entry)
-        if (listeners.size > 0 || channels.get(channel) !== listeners) return
+        if (listeners.size > 0 || channels.get(channel) !== subscription) return
         channels.delete(channel)
         await connection.unsubscribe(prefix + channel)
       }

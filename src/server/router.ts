@@ -21,6 +21,12 @@ interface Route {
   tool?: ToolId
   /** A signed-in user's request (checked for site, sign-in and rate first). */
   run?: (context: ProxyContext, request: Request, user: Caller) => Promise<Response>
+  /**
+   * Not counted under `rate`, which guards against a person's flood, not the kit following its own
+   * jobs: a job read costs the service at most one read per job a second, whoever asks (jobStatus),
+   * and a user's open streams are capped by `streamsPerUser`.
+   */
+  followsJobs?: true
   /** The service's own call: its signature, not a session, says who sent it. */
   open?: (context: ProxyContext, request: Request) => Promise<Response>
 }
@@ -33,7 +39,7 @@ const ROUTES: ((rest: string) => Route | undefined)[] = [
     const tool = byPath.get(rest)
     return tool && { method: 'POST', kind: 'call', name: tool.path, tool: tool.id, run: (context, request, user) => callRoute(context, request, user, tool) }
   },
-  (rest) => (rest === '/events' ? { method: 'GET', kind: 'events', name: rest, run: eventsRoute } : undefined),
+  (rest) => (rest === '/events' ? { method: 'GET', kind: 'events', name: rest, followsJobs: true, run: eventsRoute } : undefined),
   (rest) => (rest === '/webhooks' ? { method: 'POST', kind: 'webhooks', name: rest, open: webhookRoute } : undefined),
   (rest) => (rest === '/usage' ? { method: 'GET', kind: 'usage', name: rest, run: usageRoute } : undefined),
   (rest) => {
@@ -41,7 +47,7 @@ const ROUTES: ((rest: string) => Route | undefined)[] = [
     const tool = path ? byPath.get(path) : undefined
     if (tool?.mode !== 'deferred') return undefined
     const run: Route['run'] = (context, request, user) => jobRoute(context, request, user, tool, decodeSegment(handle!))
-    return { method: 'GET', kind: 'job', name: `${tool.path}/jobs/{handle}`, tool: tool.id, run }
+    return { method: 'GET', kind: 'job', name: `${tool.path}/jobs/{handle}`, tool: tool.id, followsJobs: true, run }
   },
   (rest) => {
     const [, token] = /^\/artifacts\/([^/]+)(?:\/[^/]*)?$/.exec(rest) ?? []
@@ -51,7 +57,7 @@ const ROUTES: ((rest: string) => Route | undefined)[] = [
   },
 ]
 
-/** Finds a request's route and lets it through the guards every route shares: method, site, sign-in, rate, tool. */
+/** Finds a request's route and lets it through the guards every route shares: method, site, sign-in, rate (calls, downloads, usage), tool. */
 export async function route(context: ProxyContext, request: Request): Promise<Response> {
   const { basePath, timeoutMs } = context
   const { pathname } = new URL(request.url)
@@ -71,7 +77,7 @@ export async function route(context: ProxyContext, request: Request): Promise<Re
   const user = await signedInUser(context, request)
   if (!user) return refuse(request, errorAnswer(401, 'unauthorized', 'Sign in to use the tools.'), timeoutMs)
   context.telemetry.note(request, { user: user.user })
-  const wait = await overRate(context, user)
+  const wait = matched.followsJobs ? undefined : await overRate(context, user)
   if (wait !== undefined) {
     const headers = { 'Retry-After': String(wait) }
     return refuse(request, errorAnswer(429, 'rateLimited', 'Too many requests; try again shortly.', { headers }), timeoutMs)

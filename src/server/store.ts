@@ -48,13 +48,22 @@ export class StoreUnavailable extends Error {}
 
 /** The store with a time limit on every operation; a failure of either kind throws StoreUnavailable. */
 export function guardStore(store: ProxyStore, limitMs: number): ProxyStore {
+  /** `undo` is given what an operation answered after its caller was told it failed. */
   const guard =
-    <A extends unknown[], R>(operation: (...args: A) => Promise<R>) =>
+    <A extends unknown[], R>(operation: (...args: A) => Promise<R>, undo?: (late: R) => unknown) =>
     (...args: A): Promise<R> =>
       new Promise<R>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new StoreUnavailable(`no answer in ${limitMs} ms`)), limitMs)
+        let timedOut = false
+        const timer = setTimeout(() => {
+          timedOut = true
+          reject(new StoreUnavailable(`no answer in ${limitMs} ms`))
+        }, limitMs)
         operation(...args).then(
-          (value) => (clearTimeout(timer), resolve(value)),
+          (value) => {
+            clearTimeout(timer)
+            if (timedOut) void Promise.resolve(undo?.(value)).catch(() => {})
+            else resolve(value)
+          },
           (error: unknown) => (clearTimeout(timer), reject(new StoreUnavailable(error instanceof Error ? error.message : String(error)))),
         )
       })
@@ -67,6 +76,7 @@ export function guardStore(store: ProxyStore, limitMs: number): ProxyStore {
     hold: guard(store.hold.bind(store)),
     lease: guard(store.lease.bind(store)),
     publish: guard(store.publish.bind(store)),
-    subscribe: guard(store.subscribe.bind(store)),
+    // A subscription that lands after its caller gave up is nobody's: left, every message would be heard once more.
+    subscribe: guard(store.subscribe.bind(store), (stop) => stop()),
   }
 }

@@ -7,9 +7,6 @@ import type { JobSnapshot } from './jobStatus.js'
 import { keys } from './keys.js'
 import { webhookHeaders, WEBHOOK_TOLERANCE_MS, type WebhookHeaders, type WebhookJob } from './webhooks.js'
 
-/** How long a webhook about a job not yet known is kept, for its creation's answer to find. */
-const EARLY_WEBHOOK_TTL = 2 * 60 * 1000
-
 /** `POST {basePath}/webhooks`: the service telling of a job. Verified first; then kept and published like a read. */
 export async function webhookRoute(context: ProxyContext, request: Request): Promise<Response> {
   const { webhooks, store, jobStatus } = context
@@ -19,31 +16,23 @@ export async function webhookRoute(context: ProxyContext, request: Request): Pro
   if ('refused' in headers) return refused(headers.refused)
   const text = await verifiedBody(webhooks, request, headers, context.timeoutMs)
   if (text instanceof Response) return text
-  // A webhook sent again (the sender's retry) changes nothing: only the first of an id is read.
+  // A webhook sent again (the sender's retry) changes nothing once one of its id was taken in. The
+  // mark is written only after the status is: a delivery answered 503 (the store stalled) is taken
+  // when it comes again, and taking one twice is harmless (a status never goes back).
   const seen = keys.webhook(headers.id)
-  if (!(await store.claim(seen, 2 * WEBHOOK_TOLERANCE_MS))) return new Response(null, { status: 204 })
+  if (await store.get(seen)) return new Response(null, { status: 204 })
+  let payload: unknown
   try {
-    let payload: unknown
-    try {
-      payload = JSON.parse(text)
-    } catch {
-      return errorAnswer(400, 'invalidInput', 'The webhook’s body is not JSON.')
-    }
-    const job = webhooks.read(payload)
-    // Not about a job: nothing to do.
-    if (!job || typeof job.jobId !== 'string' || typeof job.status !== 'string') return new Response(null, { status: 204 })
-    const toolPath = await store.get(keys.job(job.jobId))
-    const snapshot = webhookSnapshot(job)
-    // A job this proxy has not seen created: its creation's answer may still be on its way (the
-    // service can tell before it answers), or it is another app's on the same key. Kept briefly.
-    if (!toolPath) await store.set(keys.early(job.jobId), JSON.stringify(snapshot), EARLY_WEBHOOK_TTL)
-    else await jobStatus.put({ toolPath, jobId: job.jobId }, snapshot)
-    return new Response(null, { status: 204 })
-  } catch (error) {
-    // Not taken in: the sender's retry must be read.
-    await store.release(seen).catch(() => {})
-    throw error
+    payload = JSON.parse(text)
+  } catch {
+    return errorAnswer(400, 'invalidInput', 'The webhook’s body is not JSON.')
   }
+  const job = webhooks.read(payload)
+  // Not about a job: nothing to do.
+  if (!job || typeof job.jobId !== 'string' || typeof job.status !== 'string') return new Response(null, { status: 204 })
+  await jobStatus.putWebhook(job.jobId, webhookSnapshot(job))
+  await store.set(seen, '1', 2 * WEBHOOK_TOLERANCE_MS)
+  return new Response(null, { status: 204 })
 }
 
 /** The body, once its signature is checked: at most `maxReading` read at once, each up to `maxBytes`. */

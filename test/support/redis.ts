@@ -37,10 +37,13 @@ export async function startRedis() {
   const url = `redis://127.0.0.1:${port}`
   const exited = () => (child.exitCode === null && child.signalCode === null ? new Promise((resolve) => child.once('exit', resolve)) : undefined)
   const clients: { quit(): Promise<unknown> }[] = []
-  /** A connected client; redis-server may take a moment to listen, so connecting is retried. */
-  const connect = async () => {
+  /**
+   * A connected client; redis-server may take a moment to listen, so connecting is retried. With
+   * `reconnect`, the client reconnects by itself after a restart (as an application's would).
+   */
+  const connect = async ({ reconnect = false } = {}) => {
     for (let attempt = 0; ; attempt++) {
-      const client = createClient({ url, socket: { reconnectStrategy: false } })
+      const client = createClient({ url, socket: { reconnectStrategy: reconnect ? () => 20 : false } })
       client.on('error', () => {})
       try {
         await client.connect()
@@ -61,13 +64,21 @@ export async function startRedis() {
       child.kill('SIGKILL')
       await exit
     },
-    /** Starts the server again on the same port. */
+    /** Starts the server again on the same port, empty. */
     revive() {
       child = launch()
+    },
+    /** Freezes the server (SIGSTOP): connections stay open, commands wait unanswered until `resume()`. */
+    pause() {
+      child.kill('SIGSTOP')
+    },
+    resume() {
+      child.kill('SIGCONT')
     },
     async stop() {
       await Promise.all(clients.map((client) => client.quit().catch(() => {})))
       const exit = exited()
+      child.kill('SIGCONT') // a paused server would not end
       child.kill('SIGTERM')
       await exit
       rmSync(dir, { recursive: true, force: true })
