@@ -1,10 +1,9 @@
 import type { Meta, StoryObj } from '@storybook/react-vite'
 import { expect, waitFor, within } from 'storybook/test'
 import { ToolRunner, type ToolRunnerProps } from '../src/components/index.js'
-import { exampleInput } from '../src/mock/index.js'
 import type { ToolId } from '../src/react/index.js'
 import { RUN_TIMEOUT } from './support/environment.js'
-import { runToCompletion } from './support/play.js'
+import { rentEstimateRun } from './support/play.js'
 import { storyMessages } from './support/tools.js'
 
 /**
@@ -17,11 +16,8 @@ import { storyMessages } from './support/tools.js'
  */
 const meta = {
   title: 'Theming/On a partner page',
-  component: ToolRunner,
+  ...rentEstimateRun,
   tags: ['dark-scheme'],
-  args: { tool: 'valuation/rent', input: exampleInput('valuation/rent') },
-  argTypes: { tool: { control: false } },
-  play: (context) => runToCompletion(context, 'valuation/rent'),
 } satisfies Meta<ToolRunnerProps<ToolId>>
 
 export default meta

@@ -1,9 +1,8 @@
 import type { Meta, StoryObj } from '@storybook/react-vite'
 import type { CSSProperties } from 'react'
 import { ToolRunner, type ToolRunnerProps } from '../src/components/index.js'
-import { exampleInput } from '../src/mock/index.js'
 import type { ToolId } from '../src/react/index.js'
-import { runToCompletion } from './support/play.js'
+import { rentEstimateRun } from './support/play.js'
 
 /**
  * The same run (a rent estimate) in each look the kit supports: the default theme light and
@@ -12,10 +11,7 @@ import { runToCompletion } from './support/play.js'
  */
 const meta = {
   title: 'Theming',
-  component: ToolRunner,
-  args: { tool: 'valuation/rent', input: exampleInput('valuation/rent') },
-  argTypes: { tool: { control: false } },
-  play: (context) => runToCompletion(context, 'valuation/rent'),
+  ...rentEstimateRun,
 } satisfies Meta<ToolRunnerProps<ToolId>>
 
 export default meta

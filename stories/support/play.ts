@@ -1,6 +1,8 @@
 // What play functions share: uploading a file the way a person would, and waiting for a run to
 // end the way a person would see it end.
-import type { StoryContext } from '@storybook/react-vite'
+import type { Meta, StoryContext } from '@storybook/react-vite'
+import { ToolRunner, type ToolRunnerProps } from '../../src/components/index.js'
+import { exampleInput } from '../../src/mock/index.js'
 import { expect, waitFor, within } from 'storybook/test'
 import { getTool, type ToolId } from '../../src/react/index.js'
 import { RUN_TIMEOUT } from './environment.js'
@@ -46,3 +48,11 @@ export async function runToCompletion(context: PlayContext, tool: ToolId, file?:
   await expect(result.queryAllByRole('link', { name: m.artifact.download })).toHaveLength(viewers.length)
   await expect(canvas.getByRole('button', { name: m.runner.runAgain })).toBeVisible()
 }
+
+/** A rent estimate run to its result: the meta shared by the stories that show one run in several looks. */
+export const rentEstimateRun = {
+  component: ToolRunner,
+  args: { tool: 'valuation/rent', input: exampleInput('valuation/rent') },
+  argTypes: { tool: { control: false } },
+  play: (context: PlayContext) => runToCompletion(context, 'valuation/rent'),
+} satisfies Partial<Meta<ToolRunnerProps<ToolId>>>
