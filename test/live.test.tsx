@@ -13,7 +13,7 @@ import '../src/client/events.js'
 import { createMockService, MOCK_KEYS } from '../src/mock/index.js'
 import { ToolsProvider, useJob } from '../src/react/index.js'
 import { createToolsProxy, type ToolsProxyOptions } from '../src/server/index.js'
-import { createToolsClient, TOOLS, type Job } from '../src/tools/index.js'
+import { createToolsClient, TOOLS, type Job, type ToolsError } from '../src/tools/index.js'
 
 const SERVICE = 'https://tools.cabinet.test/v1'
 const SITE = 'https://partner.test'
@@ -204,9 +204,45 @@ describe('client.run and client.wait behind a proxy with webhooks', () => {
     await advance(100)
     for (const n of [jobs - 2, jobs - 1, jobs]) await hook(`job_${n}`, 'completed')
     await until(() => expect(waits.value).toHaveLength(3))
-    // Each wait reads its job once to begin with (that read names the stream); then only the stream.
-    expect(count('read')).toBe(3)
+    // The creations named the stream: each job's first state comes on it, as it joins, and no read.
+    expect(count('read')).toBe(0)
     expect(count('events')).toBe(1)
+  })
+
+  it('start a job followed after its state came on the stream from that state, with no read', async () => {
+    const { client, hook } = setup()
+    // A job the page follows: its stream is open.
+    void client.run('valuation/report', REPORT).catch(() => {})
+    await advance(100)
+    const { jobId } = await client.start('valuation/report', REPORT)
+    // It joined the open stream, its first state with it, before anything followed it (a job view mounting later).
+    await advance(100)
+    const seen: string[] = []
+    const waited = track(client.wait('valuation/report', jobId, { onJob: (job) => seen.push(job.status) }))
+    await until(() => expect(seen).toEqual(['pending']))
+    await hook(`job_${jobs}`, 'completed')
+    await until(() => expect(waited.value).toMatchObject({ status: 'completed' }))
+    expect(count('read')).toBe(0)
+    expect(count('events')).toBe(1)
+  })
+
+  it('surface a job the user may not read as a read would, told by the stream; refuse bad input before any request', async () => {
+    const { client } = setup()
+    await client.start('valuation/report', REPORT)
+    await advance(100)
+    const opened = count('events')
+    // Another user's handle, or one never issued: the proxy tells its refusal on the stream, the page reads it for the error.
+    const waited = track(client.wait('valuation/report', 'job_of_someone_else'))
+    await advanceUntil(() => expect(waited.error).toBeDefined())
+    expect(count('events')).toBe(opened + 1)
+    expect(count('read')).toBe(1)
+    const read = await client.job('valuation/report', 'job_of_someone_else').catch((error: unknown) => error)
+    expect(waited.error).toMatchObject({ kind: 'not-found', status: 404, jobId: 'job_of_someone_else' })
+    expect(waited.error).toMatchObject({ kind: (read as ToolsError).kind, status: (read as ToolsError).status, message: (read as ToolsError).message })
+    const requests = pageRequests.length
+    await expect(client.wait('valuation/nope' as 'valuation/report', 'job_1')).rejects.toMatchObject({ kind: 'validation', issues: [{ field: 'tool' }] })
+    await expect(client.wait('valuation/report', '')).rejects.toMatchObject({ kind: 'validation', issues: [{ field: 'jobId' }] })
+    expect(pageRequests.length).toBe(requests)
   })
 
   it('resume a stream cut by the proxy with Last-Event-ID, and miss nothing', async () => {
@@ -215,14 +251,15 @@ describe('client.run and client.wait behind a proxy with webhooks', () => {
     const run = track(client.run('valuation/report', REPORT, { onJob: (job) => progress.push(job.status) }))
     await advance(100)
     await hook(`job_${jobs}`, 'processing')
-    await until(() => expect(progress).toEqual(['processing']))
+    // The job's state as it joined the stream (its creation's), then its change.
+    await until(() => expect(progress).toEqual(['pending', 'processing']))
     await advance(10_000)
     // The first stream ended at its time; the page resumed where it was.
     await advanceUntil(() => expect(count('events')).toBe(2))
     expect(pageRequests.filter((request) => request.kind === 'events')[1]!.lastEventId).toBeTruthy()
     await hook(`job_${jobs}`, 'completed')
     await until(() => expect(run.value).toMatchObject({ status: 'completed' }))
-    expect(progress).toEqual(['processing', 'completed'])
+    expect(progress).toEqual(['pending', 'processing', 'completed'])
     expect(count('read')).toBe(0)
   })
 
@@ -233,14 +270,14 @@ describe('client.run and client.wait behind a proxy with webhooks', () => {
     const run = track(client.run('valuation/report', REPORT, { onJob: (job) => progress.push(job.status) }))
     await advance(100)
     await hook(`job_${jobs}`, 'processing')
-    await until(() => expect(progress).toEqual(['processing']))
+    await until(() => expect(progress).toEqual(['pending', 'processing']))
     await advance(5_000)
     await advanceUntil(() => expect(count('events')).toBe(2))
     expect(pageRequests.filter((request) => request.kind === 'events')[1]!.lastEventId).toBeTruthy()
     await advance(100)
     await hook(`job_${jobs}`, 'completed')
     await until(() => expect(run.value).toMatchObject({ status: 'completed' }))
-    expect(progress).toEqual(['processing', 'completed'])
+    expect(progress).toEqual(['pending', 'processing', 'completed'])
     expect(count('read')).toBe(0)
   })
 
@@ -276,12 +313,27 @@ describe('client.run and client.wait behind a proxy with webhooks', () => {
     expect(count('read')).toBe(1)
   })
 
+  it('read a job whose first state does not come on the stream within 5 s', async () => {
+    const { client } = setup({ webhooks: undefined })
+    // A stream that stays open and says nothing, as one from a proxy that sends no first state.
+    breakStreams = () => new Response(new ReadableStream({ start: () => {} }), { headers: { 'content-type': 'text/event-stream' } })
+    const { jobId } = await client.start('valuation/report', REPORT)
+    const waited = track(client.wait('valuation/report', jobId))
+    statusOf = () => 'completed'
+    await advance(4_900)
+    expect(count('events')).toBe(1)
+    expect(count('read')).toBe(0)
+    await advance(200)
+    await until(() => expect(waited.value).toMatchObject({ status: 'completed' }))
+    expect(count('read')).toBe(1)
+  })
+
   it('never trip their own proxy: a page starting 10 jobs a second and following them all, with the default rate', async () => {
     const { client, hook } = setup({ rate: undefined })
     const first = jobs + 1
     const waits: ReturnType<typeof track<Job>>[] = []
     for (let n = 0; n < 60; n++) {
-      // Started, then followed as a page's job view follows it: its read, then the stream.
+      // Started, then followed as a page's job view follows it: all on the stream, which it joins.
       const started = client.start('valuation/report', REPORT)
       waits.push(track(started.then(({ jobId }) => client.wait('valuation/report', jobId))))
       await advance(100)
@@ -292,8 +344,9 @@ describe('client.run and client.wait behind a proxy with webhooks', () => {
     await until(() => expect(waits.every((wait) => wait.value?.status === 'completed')).toBe(true))
     expect(refusals).toBe(0)
     expect(count('call')).toBe(60)
-    // One stream for the page's life: every job started joined it, none reopened it.
-    expect(count('events')).toBeLessThanOrEqual(2)
+    // One stream for the page's life: every job started joined it with its first state, none reopened it, none was read.
+    expect(count('events')).toBe(1)
+    expect(count('read')).toBe(0)
   }, 30_000)
 
   it('never open a stream on another origin, whatever the answer names', async () => {
@@ -325,12 +378,13 @@ describe('useJob behind a proxy with webhooks', () => {
       </ToolsProvider>,
     )
     await advance(200)
-    // Its first read is served from what the proxy keeps (the creation's answer), with no read of the service.
+    // Its first state comes on the stream: the creation's answer the proxy keeps, with no read at all.
     expect(screen.getByText('pending')).toBeInTheDocument()
     await advance(20_000)
     await hook(`job_${jobs}`, 'completed')
     await until(() => expect(screen.getByText('completed')).toBeInTheDocument())
-    expect(count('read')).toBe(1)
+    expect(count('read')).toBe(0)
+    expect(count('events')).toBe(1)
     expect(serviceReads).toBe(0)
   })
 })
@@ -407,7 +461,8 @@ describe('the simulated service’s webhooks', () => {
     const run = track(client.run('valuation/report', REPORT, { onJob: (job) => seen.push(job.status) }))
     await advance(9_500, 100)
     await until(() => expect(run.value?.artifacts.length).toBeGreaterThan(0))
-    expect(seen).toEqual(['processing', 'completed'])
+    // The job as it joined the stream (50 ms after its creation), then each change its webhooks told.
+    expect(seen).toEqual(['pending', 'processing', 'completed'])
     expect(service.log.filter((entry) => entry.kind === 'poll')).toHaveLength(0)
     // Its files come through the proxy, signed for this user.
     const file = await client.artifact(run.value!.artifacts[0]!)

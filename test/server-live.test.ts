@@ -7,7 +7,7 @@ import { Webhook } from 'standardwebhooks'
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { webhookKey, webhookSignature, webhookSigned } from '../src/client/standardWebhooks.js'
 import { memoryStore, redisStore, type ProxyStore, type ToolsProxyOptions } from '../src/server/index.js'
-import { PROXY_ERROR_CODES } from '../src/tools/index.js'
+import { PROXY_ERROR_CODES, type ToolId } from '../src/tools/index.js'
 import { listen as serve } from './support/http.js'
 import { SERVICE, SITE, testProxy } from './support/proxy.js'
 import { startRedis } from './support/redis.js'
@@ -114,11 +114,18 @@ function reader(response: Response) {
       await new Promise<void>((resolve) => (wake = resolve))
     }
   }
+  /** The next job event (comments skipped), or 'end'. */
+  const next = async () => {
+    const item = await take((each) => each !== 'comment')
+    return item === 'end' ? ('end' as const) : { id: (item as EventSourceMessage).id, event: (item as EventSourceMessage).event, ...(JSON.parse((item as EventSourceMessage).data) as JobEvent) }
+  }
   return {
-    /** The next job event (comments skipped), or 'end'. */
-    next: async () => {
-      const item = await take((each) => each !== 'comment')
-      return item === 'end' ? ('end' as const) : { id: (item as EventSourceMessage).id, event: (item as EventSourceMessage).event, ...(JSON.parse((item as EventSourceMessage).data) as JobEvent) }
+    next,
+    /** The next event: a job's present state as it joins, here as its creation answered (no read of the service). */
+    created: async () => {
+      const event = await next()
+      expect(event).toMatchObject({ event: 'job', status: 200, body: { status: 'pending' } })
+      return event
     },
     /** Waits for a heartbeat. */
     comment: () => take((each) => each === 'comment'),
@@ -264,6 +271,8 @@ describe('the event stream', () => {
     expect(opened.status).toBe(200)
     expect(opened.headers.get('content-type')).toMatch(/^text\/event-stream/)
     const stream = reader(opened)
+    // The job's present state comes first: its creation's answer, as the proxy keeps it.
+    expect(await stream.next()).toMatchObject({ event: 'job', tool: 'valuation/report', jobId: handle, status: 200, body: { status: 'pending' } })
     await hook({ data: { jobId, status: 'completed', report: `${SERVICE}/artifacts/r.pdf` } })
     const event = await stream.next()
     expect(event).toMatchObject({ event: 'job', tool: 'valuation/report', jobId: handle, status: 200, body: { status: 'completed' } })
@@ -275,8 +284,13 @@ describe('the event stream', () => {
   it('gives a stranger nothing: another user’s handle, an unknown tool, too many jobs or streams', async () => {
     const { start, listen, send } = proxyWith()
     const { handle } = await start('alice')
-    expect((await listen('mallory', [handle]).response).status).toBe(404)
-    expect((await send('mallory', `/events?job=${encodeURIComponent(`nope:${handle}`)}`)).status).toBe(404)
+    // A job the user may not read: the refusal a read of it gets, once (no id: there is nothing to resume).
+    const jobNotFound = { status: 404, body: { error: { code: PROXY_ERROR_CODES.jobNotFound } } }
+    const strangers = reader(await listen('mallory', [handle]).response)
+    expect(await strangers.next()).toMatchObject({ id: undefined, tool: 'valuation/report', jobId: handle, ...jobNotFound })
+    const unknown = reader(await send('mallory', `/events?job=${encodeURIComponent(`nope:${handle}`)}`))
+    expect(await unknown.next()).toMatchObject({ tool: 'nope', jobId: handle, ...jobNotFound })
+    expect(reads()).toBe(0)
     expect((await send('mallory', '/events')).status).toBe(400)
     expect((await listen('alice', Array.from({ length: 51 }, () => handle)).response).status).toBe(400)
     expect((await send('nobody-signed-in', '/events', { headers: { 'x-user': '' } })).status).toBe(401)
@@ -332,6 +346,8 @@ describe('the event stream', () => {
     const two = await start()
     const first = listen('alice', [one.handle, two.handle])
     const stream = reader(await first.response)
+    await stream.created()
+    await stream.created()
     await hook({ data: { jobId: one.jobId, status: 'processing', progress: 40 } })
     const seen = await stream.next()
     expect(seen).toMatchObject({ jobId: one.handle, body: { status: 'processing' } })
@@ -352,6 +368,62 @@ describe('the event stream', () => {
   })
 })
 
+describe('a job’s present state, first on the stream', () => {
+  it('is sent as the job joins, and not again to a page whose Last-Event-ID has it', async () => {
+    const { start, listen, hook } = proxyWith({ webhooks: { secret: WEBHOOK_SECRET } })
+    const { handle, jobId } = await start()
+    const first = listen('alice', [handle])
+    const created = await reader(await first.response).created()
+    first.cut()
+    // The page has it: the resumed stream's first event is the next change, not the creation again.
+    const resumed = reader(await listen('alice', [handle], created !== 'end' ? created.id : '').response)
+    await hook({ data: { jobId, status: 'processing', progress: 10 } })
+    expect(await resumed.next()).toMatchObject({ jobId: handle, body: { status: 'processing', progress: 10 } })
+    // A page that has nothing gets the job as it is now.
+    const fresh = reader(await listen('alice', [handle]).response)
+    expect(await fresh.next()).toMatchObject({ jobId: handle, body: { status: 'processing', progress: 10 } })
+    expect(reads()).toBe(0)
+  })
+
+  it('of a job the store does not hold is read once, for every page that names it', async () => {
+    const { start } = proxyWith()
+    const { handle } = await start()
+    // Another instance whose store holds nothing of the job (it restarted empty).
+    const { listen } = proxyWith({ store: memoryStore() })
+    const streams = await Promise.all(Array.from({ length: 5 }, async () => reader(await listen('alice', [handle]).response)))
+    for (const stream of streams) expect(await stream.next()).toMatchObject({ jobId: handle, status: 200, body: { status: 'processing' } })
+    expect(reads()).toBe(1)
+  })
+
+  it('of a job its user may not read, or the service refuses or cannot be reached for, is the refusal a read answers', async () => {
+    const { start } = proxyWith()
+    const { handle } = await start()
+    const stream = async (fetch: typeof service, tools?: ToolId[]) => {
+      const proxy = testProxy(fetch, { store: memoryStore() }, () => tools)
+      const page = new AbortController()
+      opened.add(page)
+      const events = `${SITE}/api/tools/events?job=${encodeURIComponent(`valuation/report:${handle}`)}`
+      const response = await proxy.handle(new Request(events, { headers: { 'x-user': 'alice' }, signal: page.signal }))
+      const read = await proxy.handle(new Request(`${SITE}/api/tools/valuation/report/jobs/${encodeURIComponent(handle)}`, { headers: { 'x-user': 'alice' } }))
+      const event = await reader(response).next()
+      return { event, read: { status: read.status, body: await read.json() } }
+    }
+    const gone: typeof service = async () => Response.json({ error: { code: 'not_found', message: 'No such job' } }, { status: 404 })
+    const unreachable: typeof service = async () => {
+      throw new TypeError('fetch failed')
+    }
+    for (const [fetch, tools, code] of [
+      [service, ['valuation/rent'], PROXY_ERROR_CODES.toolNotAllowed],
+      [gone, undefined, 'not_found'],
+      [unreachable, undefined, PROXY_ERROR_CODES.serviceUnreachable],
+    ] as const) {
+      const { event, read } = await stream(fetch, tools && [...tools])
+      expect(event).toMatchObject({ jobId: handle, status: read.status, body: read.body })
+      expect(read.body).toMatchObject({ error: { code } })
+    }
+  })
+})
+
 describe('one stream for the page’s life', () => {
   it('carries the jobs its user starts while it is open, on any instance, and nobody else’s', async () => {
     const store = memoryStore()
@@ -359,7 +431,10 @@ describe('one stream for the page’s life', () => {
     const [one, other] = [proxyWith(options), proxyWith(options)]
     const first = await one.start('alice')
     const stream = reader(await one.listen('alice', [first.handle]).response)
+    expect(await stream.created()).toMatchObject({ jobId: first.handle })
     const second = await other.start('alice')
+    // The job joins with its present state: the page needs no read of it.
+    expect(await stream.created()).toMatchObject({ jobId: second.handle })
     const bobs = await other.start('bob')
     for (const { jobId } of [bobs, second, first]) await other.hook({ data: { jobId, status: 'completed' } })
     const got = [await stream.next(), await stream.next()]
@@ -374,7 +449,9 @@ describe('one stream for the page’s life', () => {
     const { start, listen, hook } = proxyWith({ webhooks: { secret: WEBHOOK_SECRET } })
     const first = await start()
     const stream = reader(await listen('alice', [first.handle]).response)
+    await stream.created()
     const second = await start()
+    await stream.created()
     await hook({ data: { jobId: second.jobId, status: 'processing', progress: 30 } })
     const seen = await stream.next()
     expect(seen).toMatchObject({ jobId: second.handle, body: { status: 'processing' } })
@@ -426,6 +503,7 @@ describe('one watcher per job', () => {
 
   it('with webhooks: the pages hear the end from the webhook, and nobody reads the service', async () => {
     const { streams, instances, jobId } = await watch(memoryStore(), { webhooks: { secret: WEBHOOK_SECRET } }, 200)
+    for (const stream of streams) await stream.created()
     await vi.advanceTimersByTimeAsync(15_000)
     await instances[1]!.hook({ data: { jobId, status: 'completed' } })
     const ends = await Promise.all(streams.map((stream) => stream.next()))
@@ -435,6 +513,7 @@ describe('one watcher per job', () => {
 
   it('with webhooks that fall quiet: one instance reads the job itself, once a minute', async () => {
     const { streams } = await watch(memoryStore(), { webhooks: { secret: WEBHOOK_SECRET } }, 10)
+    for (const stream of streams) await stream.created()
     await vi.advanceTimersByTimeAsync(59_000)
     expect(reads()).toBe(0)
     await vi.advanceTimersByTimeAsync(2_000)
@@ -460,7 +539,8 @@ describe('on a real Redis', () => {
       const other = proxyWith({ store: redisStore(b, { prefix: 'live-1:', onError: () => {} }), ...options })
       const { handle, jobId } = await one.start()
       const streams = await Promise.all([one, other, other].map(async (instance) => reader(await instance.listen('alice', [handle]).response)))
-      // Subscribed: the stream's opening has gone out before its first event can.
+      // Each stream's first event, the job's present state, has gone out: it is subscribed.
+      for (const stream of streams) await stream.created()
       await other.hook({ data: { jobId, status: 'processing', progress: 5 } })
       for (const stream of streams) expect(await stream.next()).toMatchObject({ body: { status: 'processing' } })
       await one.hook({ data: { jobId, status: 'completed' } })

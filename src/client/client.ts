@@ -60,6 +60,8 @@ export function pollDelay(age: number, base: number, hidden: boolean): number {
 
 /** A job followed on the proxy's event stream is still read now and then, should an event be lost on the way. */
 const SAFETY_READ = 60_000
+/** A job's first state comes on the stream as it joins; should it not come (a proxy that sends none), the job is read after this. */
+const FIRST_PUSH = 5_000
 
 /** What a tool call adds to a request: it is a POST, with a body and an Idempotency-Key. */
 interface Post {
@@ -276,9 +278,15 @@ export function createClient(tools: readonly ToolDefinition[], options: ToolsCli
     return { tool: tool.id, jobId, status, requestId }
   }
 
-  async function job(id: string, jobId: string, opts: CallOptions = {}): Promise<Job> {
+  /** A job's tool, its id checked: bad input is refused before any request. */
+  function jobTool(id: string, jobId: string): ToolDefinition {
     const tool = definition(id)
     if (typeof jobId !== 'string' || jobId === '') throw validationError([issue('jobId', 'required')], id)
+    return tool
+  }
+
+  async function job(id: string, jobId: string, opts: CallOptions = {}): Promise<Job> {
+    const tool = jobTool(id, jobId)
     const response = await send(tool, `${base()}${tool.path}/jobs/${encodeURIComponent(jobId)}`, opts)
     offerStream(response)
     return jobOf(tool, jobId, response.status, await readBody(response))
@@ -304,29 +312,28 @@ export function createClient(tools: readonly ToolDefinition[], options: ToolsCli
    * Follows a job until a terminal status: on the proxy's event stream when it names one (with a
    * read now and then, and polling while the stream keeps failing); else by polling, slower as the
    * job ages and while the page is hidden, at once when it is shown again or the connection
-   * returns. `fresh` skips the read whose answer the POST just gave. Past the poll timeout it
-   * fails with `timeout`, naming the job to wait for again.
+   * returns. `fresh` says the POST's answer just gave the job's state. Until the state is known, a
+   * job the stream carries waits for its first push (the job as it joins), and one it cannot carry
+   * is read at once. Past the poll timeout it fails with `timeout`, naming the job to wait for again.
    * A job exists from here on: every failure names it, so `wait(tool, jobId)` can take it up again.
-   * The first read checks the tool and the job id (a fresh job's are known good).
    */
   async function follow(id: string, jobId: string, opts: CallOptions, fresh: boolean, requestId?: string): Promise<Job> {
     let watcher: JobWatcher | undefined
     try {
+      const tool = jobTool(id, jobId)
       const interval = opts.pollInterval ?? pollInterval
       const presence = opts.presence ?? pagePresence
       const started = Date.now()
       const deadline = started + (opts.pollTimeout ?? pollTimeout)
-      for (let read = !fresh; ; read = false) {
+      for (let known = fresh; ; known = true) {
         let current: Job | undefined
-        if (!read) {
-          if (!watcher && streamNamed) watcher = (await eventHub()).watch(id, jobId)
-          const pushed = watcher ? await watcher.next(Math.min(SAFETY_READ, deadline - Date.now()), opts.signal) : 'poll'
-          if (pushed === 'poll') {
-            const delay = pollDelay(Date.now() - started, interval, presence.hidden())
-            await sleep(Math.min(delay, deadline - Date.now()), opts.signal, id, presence.subscribe)
-          } else if (pushed !== 'read') {
-            current = jobOf(definition(id), jobId, pushed.status, pushed.body)
-          }
+        if (!watcher && streamNamed) watcher = (await eventHub()).watch(id, jobId)
+        const pushed = watcher ? await watcher.next(Math.min(known ? SAFETY_READ : FIRST_PUSH, deadline - Date.now()), opts.signal) : 'poll'
+        if (pushed === 'poll' && known) {
+          const delay = pollDelay(Date.now() - started, interval, presence.hidden())
+          await sleep(Math.min(delay, deadline - Date.now()), opts.signal, id, presence.subscribe)
+        } else if (typeof pushed === 'object') {
+          current = jobOf(tool, jobId, pushed.status, pushed.body)
         }
         if (!current) {
           watcher?.clear()

@@ -13,7 +13,7 @@ export interface PushedRead {
  */
 export type Pushed = PushedRead | 'read' | 'poll'
 
-/** One follower of one job: takes what the stream pushes for it, in turn. */
+/** One follower of one job: takes what the stream pushes for it (first, the last push heard of it, if any), in turn. */
 export interface JobWatcher {
   /** The next push, or `'read'` after `waitMs` of quiet; `'poll'` at once when no stream serves the job, or when `signal` aborts. */
   next(waitMs: number, signal?: AbortSignal): Promise<Pushed>
@@ -44,7 +44,8 @@ interface Watcher {
 
 /**
  * One Server-Sent Events stream per client, for every job it follows: the proxy names it in a
- * job's answers (`X-Tools-Events`), and pushes each job read's answer as the job changes. It is
+ * job's answers (`X-Tools-Events`), and pushes each job read's answer as the job joins the stream
+ * (its present state) and as it changes. It is
  * read with fetch (the client's headers and cookies go with it). Jobs this client starts while it
  * is open join it (the proxy adds the user's new jobs); it is opened again only for a job it does
  * not carry, or resumed with `Last-Event-ID` when it ends; any failure falls back to polling.
@@ -52,6 +53,12 @@ interface Watcher {
 export function createEventHub(options: EventHubOptions) {
   let url: string | undefined
   const jobs = new Map<string, Set<Watcher>>()
+  /**
+   * The last push of each job heard lately, for a follower that comes after it: a job's present
+   * state is pushed once as it joins the stream, and a resumed stream does not send it again. As
+   * many as a stream's id names: its jobs in flight and the last that ended.
+   */
+  const heard = new Map<string, Pushed>()
   /** The open stream, the jobs it carries (named, started since it answered, or heard on it), and when it answered (`performance.now()`). */
   let connection: { controller: AbortController; keys: Set<string>; readyAt?: number } | undefined
   /** The last event id: it names each job's version, so any set of jobs resumes from it. */
@@ -83,6 +90,9 @@ export function createEventHub(options: EventHubOptions) {
   }
 
   function tell(key: string, value: Pushed) {
+    heard.delete(key)
+    heard.set(key, value)
+    if (heard.size > 2 * MAX_JOBS) heard.delete(heard.keys().next().value!)
     for (const watcher of jobs.get(key) ?? []) {
       if (watcher.wake) watcher.wake(value)
       else watcher.pushed = value
@@ -184,7 +194,7 @@ export function createEventHub(options: EventHubOptions) {
     /** Follows one job on the stream until `stop()`. */
     watch(tool: string, jobId: string): JobWatcher {
       const key = `${tool}:${jobId}`
-      const watcher: Watcher = {}
+      const watcher: Watcher = { pushed: heard.get(key) }
       let watchers = jobs.get(key)
       if (!watchers) jobs.set(key, (watchers = new Set()))
       watchers.add(watcher)

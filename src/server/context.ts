@@ -72,12 +72,15 @@ const STATUS_TTL = 60 * 60 * 1000
 const WEBHOOK_QUIET = 60_000
 
 /**
- * Checks the options and builds what the routes share. `streamAnswer` is the event stream's view
- * of a job for its user (the job read's answer), given the context once it exists.
+ * Checks the options and builds what the routes share. `onStream` is the event stream's view of a
+ * job for its user (the job read's answer, and its present state), given the context once it exists.
  */
 export function createContext(
   options: ToolsProxyOptions,
-  streamAnswer: (context: ProxyContext, job: UserStreamedJob, snapshot: JobSnapshot) => Promise<{ status: number; json: string }>,
+  onStream: {
+    answer(context: ProxyContext, job: UserStreamedJob, snapshot: JobSnapshot): Promise<{ status: number; json: string }>
+    present(context: ProxyContext, job: UserStreamedJob): Promise<JobSnapshot>
+  },
 ): ProxyContext {
   const base = checkOptions(options)
   const maxUploadBytes = options.maxUploadBytes ?? DEFAULT_MAX_UPLOAD
@@ -118,7 +121,8 @@ export function createContext(
       streamMaxMs: options.streamMaxMs ?? 5 * 60 * 1000,
       heartbeatMs: options.heartbeatMs ?? 15_000,
       maxQueuedBytes: 2 * maxAnswerBytes,
-      answer: (job, snapshot) => streamAnswer(context, job, snapshot),
+      answer: (job, snapshot) => onStream.answer(context, job, snapshot),
+      present: (job) => onStream.present(context, job),
       report: service.report,
     }),
     webhooks: options.webhooks && {

@@ -1,6 +1,6 @@
-import { hashText } from '../tools/internal.js'
 import { jobName } from './jobSnapshot.js'
 import { versionOf, type JobKey, type JobSnapshot, type JobStatus } from './jobStatus.js'
+import { EVENT_STREAM_HEADERS, eventId, jobEvent, jobTag, versionsIn } from './streamFormat.js'
 
 /** One job a stream carries: where it is in the store, and how the page names it. */
 export interface StreamedJob {
@@ -20,8 +20,18 @@ export interface EventStreamOptions<J extends StreamedJob> {
   maxQueuedBytes: number
   /** The job read's answer for this page (links signed for its user), as its status and JSON text. */
   answer(job: J, snapshot: JobSnapshot): Promise<{ status: number; json: string }>
+  /** The job's present state when the store holds none, as a job read gets it (its refusal or failure too). */
+  present(job: J): Promise<JobSnapshot>
   /** Told of a failure inside a stream (a store that failed mid-way), which then ends. */
   report(message: string): void
+}
+
+/** A job the page named that its user may not read: the refusal a read of it answers, as its status and JSON text. */
+export interface RefusedJob {
+  tool: string
+  handle: string
+  status: number
+  json: string
 }
 
 /** Jobs in flight one stream carries, at most. */
@@ -32,12 +42,13 @@ const HEARTBEAT = encoder.encode(': \n\n')
 
 /**
  * Server-Sent Events for the jobs one page watches: each event the job read's answer for that page,
- * `{ tool, jobId, status, body }`, sent when the job changes, and once on opening for a job the page
- * has not seen in its present state. Jobs join an open stream (`add`): the user's new jobs, as the
- * route hears of them. The event id lists, job by job, a tag of the job and the version last sent
- * (a hash of the status and body), so a page that reconnects with `Last-Event-ID` gets exactly
- * what changed meanwhile, in whatever order instances published it and whatever jobs it names; a
- * job that ended is sent once and dropped, and the stream ends when every job has.
+ * `{ tool, jobId, status, body }`, sent when a job joins (its present state, unless the page has it
+ * already) and when it changes; a job the page may not read, its refusal, once. Jobs join an open
+ * stream (`add`): the user's new jobs, as the route hears of them. The event id lists, job by job,
+ * a tag of the job and the version last sent (a hash of the status and body), so a page that
+ * reconnects with `Last-Event-ID` gets exactly what changed meanwhile, in whatever order instances
+ * published it and whatever jobs it names; a job that ended is sent once and dropped, and the
+ * stream ends when every job has.
  */
 export function createEventStreams<J extends StreamedJob>(jobStatus: JobStatus, options: EventStreamOptions<J>) {
   /** Every open stream's heartbeat: one timer for all of them. */
@@ -65,14 +76,18 @@ export function createEventStreams<J extends StreamedJob>(jobStatus: JobStatus, 
     },
 
     /**
-     * A stream of `jobs` for one page (`lastEventId`: the id the page saw last), and `add`, which
-     * puts one more on it (ignored once it carries `MAX_STREAMED_JOBS` in flight, or the job already).
+     * A stream of `jobs` for one page (`lastEventId`: the id the page saw last), with the `refused`
+     * ones' refusals, and `add`, which puts one more on it (ignored once it carries
+     * `MAX_STREAMED_JOBS` in flight, or the job already).
      */
-    open(jobs: readonly J[], lastEventId: string | null, signal: AbortSignal, onClose: () => void): { response: Response; add: (job: J) => void } {
-      /** The version the page has of each job, by tag, as its last id said. */
-      const resumed = new Map(
-        (lastEventId?.split('.') ?? []).map((entry) => entry.split('~') as [string, string?]).filter((entry): entry is [string, string] => entry.length === 2),
-      )
+    open(
+      jobs: readonly J[],
+      refused: readonly RefusedJob[],
+      lastEventId: string | null,
+      signal: AbortSignal,
+      onClose: () => void,
+    ): { response: Response; add: (job: J) => void } {
+      const resumed = versionsIn(lastEventId)
       const carried: { job: J; tag: string; sent: string; seen: string; ended: boolean }[] = []
       const stops: (() => void)[] = []
       let queue: Promise<void> = Promise.resolve()
@@ -102,11 +117,6 @@ export function createEventStreams<J extends StreamedJob>(jobStatus: JobStatus, 
         if ((controller.desiredSize ?? 0) < -options.maxQueuedBytes) close()
       }
 
-      const lastId = () =>
-        carried
-          .filter((each) => each.sent)
-          .map((each) => `${each.tag}~${each.sent}`)
-          .join('.')
       const finish = (entry: (typeof carried)[number]) => {
         entry.ended = true
         if (carried.every((each) => each.ended)) return close()
@@ -130,8 +140,7 @@ export function createEventStreams<J extends StreamedJob>(jobStatus: JobStatus, 
             const { status, json } = await options.answer(job, snapshot)
             if (closed) return
             entry.sent = version
-            const data = `{"tool":${JSON.stringify(job.tool)},"jobId":${JSON.stringify(job.handle)},"status":${status},"body":${json}}`
-            send(encoder.encode(`id: ${lastId()}\nevent: job\ndata: ${data.replace(/\n/g, '\ndata: ')}\n\n`))
+            send(jobEvent(job.tool, job.handle, status, json, eventId(carried)))
             if (snapshot.terminal) finish(entry)
           } catch (error) {
             options.report(`a job event could not be sent: ${error instanceof Error ? error.message : String(error)}`)
@@ -143,16 +152,24 @@ export function createEventStreams<J extends StreamedJob>(jobStatus: JobStatus, 
         const name = jobName(job.key)
         if (closed || carried.some((each) => jobName(each.job.key) === name)) return
         if (carried.filter((each) => !each.ended).length >= MAX_STREAMED_JOBS) return
-        const tag = hashText(`${job.tool}:${job.handle}`)
+        const tag = jobTag(job.tool, job.handle)
         const entry = { job, tag, sent: resumed.get(tag) ?? '', seen: resumed.get(tag) ?? '', ended: false }
         carried.push(entry)
-        jobStatus.watch(job.key, (snapshot) => deliver(entry, snapshot)).then(
-          (stop) => (closed ? stop() : stops.push(stop)),
-          (error: unknown) => {
-            options.report(`a job could not be watched: ${error instanceof Error ? error.message : String(error)}`)
-            close()
-          },
-        )
+        const failed = (error: unknown) => {
+          options.report(`a job could not be watched: ${error instanceof Error ? error.message : String(error)}`)
+          close()
+        }
+        let told = false
+        const listener = (snapshot: JobSnapshot) => {
+          told = true
+          deliver(entry, snapshot)
+        }
+        jobStatus.watch(job.key, listener).then((stop) => {
+          if (closed) return stop()
+          stops.push(stop)
+          // The store holds nothing of the job (started elsewhere, or the store restarted empty): read as a job read would.
+          if (!told) options.present(job).then((snapshot) => told || deliver(entry, snapshot), failed)
+        }, failed)
       }
       const body = new ReadableStream<Uint8Array>(
         {
@@ -170,17 +187,9 @@ export function createEventStreams<J extends StreamedJob>(jobStatus: JobStatus, 
         { highWaterMark: 64 * 1024, size: (chunk) => chunk.byteLength },
       )
       // The stream has started (its start runs at once): each job is watched from here.
+      for (const { tool, handle, status, json } of refused) send(jobEvent(tool, handle, status, json))
       for (const job of jobs) add(job)
-      const response = new Response(body, {
-        headers: {
-          'Content-Type': 'text/event-stream; charset=utf-8',
-          'Cache-Control': 'private, no-store',
-          'X-Content-Type-Options': 'nosniff',
-          // nginx and others buffer answers unless told: events must go out as they happen.
-          'X-Accel-Buffering': 'no',
-        },
-      })
-      return { response, add }
+      return { response: new Response(body, { headers: EVENT_STREAM_HEADERS }), add }
     },
   }
 }

@@ -5,12 +5,15 @@ import { toolNotAllowed } from './guards.js'
 import type { JobSnapshot } from './jobStatus.js'
 import type { Caller } from './guards.js'
 import { jobReply } from './rewrite.js'
-import { MAX_STREAMED_JOBS } from './events.js'
+import { StoreUnavailable } from './store.js'
+import { failureOf } from './upstream.js'
+import { MAX_STREAMED_JOBS, type RefusedJob } from './events.js'
 import { userJobsChannel } from './keys.js'
 
 /**
  * `GET {basePath}/events?job=<tool id>:<handle>&…`: one stream of the page's jobs, each bound to
- * this user like a read; the jobs this user starts while it is open (on any instance) join it.
+ * this user like a read (one they may not read gets the refusal a read would); the jobs this user
+ * starts while it is open (on any instance) join it.
  */
 export async function eventsRoute(context: ProxyContext, request: Request, user: Caller): Promise<Response> {
   const wanted = new URL(request.url).searchParams.getAll('job')
@@ -18,15 +21,19 @@ export async function eventsRoute(context: ProxyContext, request: Request, user:
     return errorAnswer(400, 'invalidInput', `Name from 1 to ${MAX_STREAMED_JOBS} jobs, as job=<tool>:<handle>.`)
   }
   const jobs: UserStreamedJob[] = []
+  const refused: RefusedJob[] = []
   for (const each of wanted) {
     const split = each.lastIndexOf(':')
-    const tool = getTool(each.slice(0, split))
-    if (!tool || tool.mode !== 'deferred') return errorAnswer(404, 'jobNotFound', 'No such job.')
-    if (!user.tools.includes(tool.id)) return toolNotAllowed(tool.id)
-    const handle = each.slice(split + 1)
-    const jobId = await context.handles.openJob(user.user, tool.id, handle)
-    if (!jobId) return errorAnswer(404, 'jobNotFound', 'No such job.')
-    jobs.push({ key: { toolPath: tool.path, jobId }, tool: tool.id, handle, user })
+    const [id, handle] = [each.slice(0, split), each.slice(split + 1)]
+    const tool = getTool(id)
+    const allowed = tool?.mode === 'deferred' && user.tools.includes(tool.id)
+    const jobId = allowed ? await context.handles.openJob(user.user, tool.id, handle) : undefined
+    if (jobId) {
+      jobs.push({ key: { toolPath: tool!.path, jobId }, tool: tool!.id, handle, user })
+      continue
+    }
+    const refusal = tool?.mode === 'deferred' && !allowed ? toolNotAllowed(tool.id) : errorAnswer(404, 'jobNotFound', 'No such job.')
+    refused.push({ tool: id, handle, status: refusal.status, json: await refusal.text() })
   }
   const { streamsOf } = context
   const open = streamsOf.get(user.user) ?? 0
@@ -45,7 +52,7 @@ export async function eventsRoute(context: ProxyContext, request: Request, user:
   streamsOf.set(user.user, open + 1)
   context.telemetry.stream('opened')
   // Counted while open: the page closing it, or its end, gives the place back.
-  const { response, add } = context.events.open(jobs, request.headers.get('last-event-id'), request.signal, () => {
+  const { response, add } = context.events.open(jobs, refused, request.headers.get('last-event-id'), request.signal, () => {
     context.telemetry.stream('closed')
     unsubscribe().catch(() => {})
     const left = (streamsOf.get(user.user) ?? 1) - 1
@@ -64,8 +71,23 @@ async function userJob(context: ProxyContext, user: Caller, text: string): Promi
   return { key: { toolPath: tool.path, jobId }, tool: tool.id, handle: await context.handles.job(user.user, tool.id, jobId), user }
 }
 
-/** A job's event for the page: exactly what a read of it answers this user, as JSON text. */
-export async function streamAnswer(context: ProxyContext, job: UserStreamedJob, snapshot: JobSnapshot): Promise<{ status: number; json: string }> {
-  const reply = await jobReply(context, snapshot, job.user, getTool(job.tool)!, job.key.jobId, job.handle)
-  return { status: reply.status, json: reply.json ? reply.body : JSON.stringify(reply.body) }
+/** How a stream sees its jobs, as a job read does: `answer`, a job's event for the page (exactly what a read answers this user, as JSON text); `present`, a job's state when the store holds none. */
+export const jobOnStream = {
+  async answer(context: ProxyContext, job: UserStreamedJob, snapshot: JobSnapshot): Promise<{ status: number; json: string }> {
+    const reply = await jobReply(context, snapshot, job.user, getTool(job.tool)!, job.key.jobId, job.handle)
+    return { status: reply.status, json: reply.json ? reply.body : JSON.stringify(reply.body) }
+  },
+
+  /** Read once for every reader (jobStatus); a read that failed is told as the failure a read answers, and the page reads it itself. */
+  async present(context: ProxyContext, job: UserStreamedJob): Promise<JobSnapshot> {
+    try {
+      return await context.jobStatus.read(job.key)
+    } catch (error) {
+      if (error instanceof StoreUnavailable) throw error
+      // The stream waits on this read, not a request of the page's: nobody cancels it.
+      const page = { signal: new AbortController().signal }
+      const failure = context.service.failed(`GET ${job.key.toolPath}/jobs`, failureOf(error, { timedOut: false, ...page }), page)
+      return { status: failure.status, body: await failure.text(), headers: {}, readAt: 0, terminal: false }
+    }
+  },
 }

@@ -185,8 +185,8 @@ export function createJobStatus(
         stop()
         throw error
       })
-      // The creation's answer is not news to the page that created the job.
-      if (snapshot && snapshot.readAt > 0) listener(snapshot)
+      // The creation's answer too: a page that did not create the job has nothing else.
+      if (snapshot) listener(snapshot)
       if (first) void watchLoop(key)
       return stop
     },

@@ -1,6 +1,6 @@
 import { errorAnswer } from './answers.js'
 import { createContext } from './context.js'
-import { streamAnswer } from './eventsRoute.js'
+import { jobOnStream } from './eventsRoute.js'
 import { AnswerTooLarge } from './links.js'
 import type { ToolsProxy, ToolsProxyOptions } from './options.js'
 import { route } from './router.js'
@@ -17,7 +17,7 @@ export type { ProxyEvent, ProxyOutcome, ProxyRequestEvent, ProxyRouteKind, Proxy
  * every wait has a time limit and every buffer a cap.
  */
 export function createToolsProxy(options: ToolsProxyOptions): ToolsProxy {
-  const context = createContext(options, streamAnswer)
+  const context = createContext(options, jobOnStream)
   const answered: ToolsProxy = {
     async handle(request) {
       try {

@@ -77,7 +77,7 @@ export function createService(
   }
 
   /** The browser's answer when a request to the service came to nothing. */
-  function failed(what: string, failure: UpstreamFailure, request: Request): Response {
+  function failed(what: string, failure: UpstreamFailure, request: Pick<Request, 'signal'>): Response {
     if (failure.reason === 'aborted' || request.signal.aborted) return errorAnswer(499, 'clientClosed', 'The request was cancelled.')
     if (failure.reason === 'timeout') return errorAnswer(504, 'upstreamTimeout', 'The tools service did not answer in time.')
     if (failure.reason === 'redirect') {
