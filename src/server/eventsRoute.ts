@@ -26,14 +26,15 @@ export async function eventsRoute(context: ProxyContext, request: Request, user:
     const split = each.lastIndexOf(':')
     const [id, handle] = [each.slice(0, split), each.slice(split + 1)]
     const tool = getTool(id)
-    const allowed = tool?.mode === 'deferred' && user.tools.includes(tool.id)
-    const jobId = allowed ? await context.handles.openJob(user.user, tool.id, handle) : undefined
-    if (jobId) {
-      jobs.push({ key: { toolPath: tool!.path, jobId }, tool: tool!.id, handle, user })
-      continue
+    const readable = tool?.mode === 'deferred' && user.tools.includes(tool.id) ? tool : undefined
+    const jobId = readable && (await context.handles.openJob(user.user, readable.id, handle))
+    if (readable && jobId) {
+      jobs.push({ key: { toolPath: readable.path, jobId }, tool: readable.id, handle, user })
+    } else {
+      // Told on the stream as a read of it is answered: the page reads it, and meets the same error.
+      const refusal = tool?.mode === 'deferred' && !readable ? toolNotAllowed(tool.id) : errorAnswer(404, 'jobNotFound', 'No such job.')
+      refused.push({ tool: id, handle, status: refusal.status, json: await refusal.text() })
     }
-    const refusal = tool?.mode === 'deferred' && !allowed ? toolNotAllowed(tool.id) : errorAnswer(404, 'jobNotFound', 'No such job.')
-    refused.push({ tool: id, handle, status: refusal.status, json: await refusal.text() })
   }
   const { streamsOf } = context
   const open = streamsOf.get(user.user) ?? 0
