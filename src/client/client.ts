@@ -60,7 +60,7 @@ export function pollDelay(age: number, base: number, hidden: boolean): number {
 
 /** A job followed on the proxy's event stream is still read now and then, should an event be lost on the way. */
 const SAFETY_READ = 60_000
-/** A job's first state comes on the stream as it joins; should it not come (a proxy that sends none), the job is read after this. */
+/** A job's first state comes on the stream as it joins; should it not (an older proxy, a stream that could not take the job), it is read after this. */
 const FIRST_PUSH = 5_000
 
 /** What a tool call adds to a request: it is a POST, with a body and an Idempotency-Key. */
