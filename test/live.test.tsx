@@ -209,7 +209,7 @@ describe('client.run and client.wait behind a proxy with webhooks', () => {
     expect(count('events')).toBe(1)
   })
 
-  it('start a job followed after its state came on the stream from that state, with no read', async () => {
+  it('take up a job from the state it joined the stream with, when followed after it came, with no read', async () => {
     const { client, hook } = setup()
     // A job the page follows: its stream is open.
     void client.run('valuation/report', REPORT).catch(() => {})
