@@ -4,11 +4,15 @@
 // - webhook → useJob shows the end: from the service sending a job's terminal webhook to one
 //   instance, to a component on a page streaming from the other instance rendering it;
 // - 1,000 pages watching one job over two instances: the service's reads, against one page's;
-// - 10,000 open streams on one instance: memory per stream and the heartbeats' CPU;
+// - 10,000 open streams on one instance: memory per stream and the heartbeats' CPU, in process
+//   and over real HTTP (the proxy alone in a child process, the pages' sockets in this one);
+// - 60 jobs one page starts, one every 100 ms, with the proxy's default limits: job end → useJob
+//   shows it, the page's 429s, stream opens and reads, beside the same jobs polled directly;
 // - 1,000 jobs on pages whose streams are cut at random: every end seen, and how.
 import { spawn } from 'node:child_process'
 import { connect, type Socket } from 'node:net'
 import { dirname, join } from 'node:path'
+import { PerformanceObserver } from 'node:perf_hooks'
 import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
 import { act, render } from '@testing-library/react'
@@ -196,12 +200,20 @@ test('10,000 open streams on one instance, at the default heartbeat', async () =
   const without = await busy(10_000)
   const open = await openStreams(proxies[0]!, handles, streams)
   await sleep(2000)
+  // What opening 10,000 streams left is collected first; the collectors' share in the window is shown.
+  ;(globalThis as { gc?: () => void }).gc?.()
+  let collecting = 0
+  const collections = new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) collecting += entry.duration
+  })
+  collections.observe({ entryTypes: ['gc'] })
   const share = await busy(30_000)
+  collections.disconnect()
   await open.close()
   await close()
   rows.push({
     target: '10,000 open streams: CPU while idle, the default heartbeat (15 s), over 30 s',
-    measured: `${(share * 100).toFixed(2)}% of a core (${(without * 100).toFixed(2)}% with no stream open)`,
+    measured: `${(share * 100).toFixed(2)}% of a core, ${(collecting / 300).toFixed(2)}% collecting garbage (${(without * 100).toFixed(2)}% with no stream open)`,
     goal: '≤ 5% of a core',
   })
 }, 180_000)
