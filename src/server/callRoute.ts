@@ -10,7 +10,7 @@ import { billable, outcomeOfFailure, reserve, type CallOutcome } from './money.j
 import type { Caller } from './guards.js'
 import { MEMORY_TTL, replyResponse, rewriteFor } from './rewrite.js'
 import type { Answer } from './service.js'
-import { StoreUnavailable } from './store.js'
+import { StoreUnavailable, type StoreOperation } from './store.js'
 import { userLimitAnswer } from './usage.js'
 import { failureOf, isRedirect, upstreamTimer, UpstreamFailure } from './upstream.js'
 
@@ -128,13 +128,14 @@ function formPaths(fields: string[] | undefined, service: string): Set<string> |
 
 /** A new job, recorded for what follows: what its request carried, its first status (which remembers its tool for webhooks), and told to the user's open streams. */
 async function recordCreation(context: ProxyContext, user: Caller, tool: Tool, jobId: string, answer: Answer, written: Set<string> | 'unknown') {
-  const { store, jobStatus } = context
+  const { jobStatus } = context
+  // All in one trip to the store with the status's write: what the request carried, and the news for the user's streams.
+  const also: StoreOperation[] = [{ op: 'publish', channel: userJobsChannel(user.storeId), message: JSON.stringify({ tool: tool.id, jobId }) }]
   if (written === 'unknown' || written.size > 0) {
-    await store.set(keys.written(jobId), JSON.stringify(written === 'unknown' ? written : [...written]), MEMORY_TTL)
+    also.unshift({ op: 'set', key: keys.written(jobId), value: JSON.stringify(written === 'unknown' ? written : [...written]), ttlMs: MEMORY_TTL })
   }
   // The creation starts the job's clock: a watcher paces its reads (or waits for webhooks) from it.
   // Kept as a read would answer it (200): with webhooks, reads are served from it until the first one.
   const key: JobKey = { toolPath: tool.path, jobId }
-  await jobStatus.put(key, { ...answer, status: 200, readAt: 0, since: Date.now(), terminal: endedIn(answer.body) })
-  await store.publish(userJobsChannel(user.storeId), JSON.stringify({ tool: tool.id, jobId }))
+  await jobStatus.put(key, { ...answer, status: 200, readAt: 0, since: Date.now(), terminal: endedIn(answer.body) }, undefined, also)
 }

@@ -2,7 +2,7 @@
 import type { Tool } from '../tools/index.js'
 import { keys } from './keys.js'
 import type { ProxyLimits } from './options.js'
-import type { ProxyStore } from './store.js'
+import { together, type ProxyStore } from './store.js'
 import { neverArrived, type UpstreamFailure } from './upstream.js'
 
 /**
@@ -52,15 +52,17 @@ export async function reserve(
   const nothing = async () => {}
   if (!limits) return nothing
   const mark = tool.mode === 'deferred' && idempotencyKey ? keys.counted(idempotencyKey) : undefined
-  if (mark && !(await store.claim(mark, limits.windowMs))) return nothing
   const { index, endsAt } = capWindow(limits, now)
   const counter = keys.calls(user, index)
+  const count = (delta: number) => ({ op: 'increment', key: counter, delta, ttlMs: endsAt - now }) as const
   // The window the call was counted in gets it back, even once the next one has begun.
   const giveBack = async () => {
-    await store.increment(counter, -1, endsAt - now)
-    if (mark) await store.release(mark)
+    await together(store, mark ? [count(-1), { op: 'release', key: mark }] : [count(-1)])
   }
-  if ((await store.increment(counter, 1, endsAt - now)) > limits.calls) {
+  // Counted only when its key is claimed now, in one trip to the store.
+  const [claimed, counted] = mark ? await together(store, [{ op: 'claim', key: mark, ttlMs: limits.windowMs }, { ...count(1), if: 0 }]) : [true, await store.increment(counter, 1, endsAt - now)]
+  if (!claimed) return nothing
+  if (counted! > limits.calls) {
     await giveBack()
     return null
   }
