@@ -1,6 +1,6 @@
 import { pollDelay } from '../tools/internal.js'
 import { createJobChannel } from './jobChannel.js'
-import { jobName, type JobKey, type JobSnapshot, type JobStatusOptions } from './jobSnapshot.js'
+import { jobName, servedUntil, type JobKey, type JobSnapshot, type JobStatusOptions } from './jobSnapshot.js'
 import { jobWriter } from './jobWrite.js'
 import { keys } from './keys.js'
 import { together, type ProxyStore, type StoreOperation } from './store.js'
@@ -22,20 +22,23 @@ const ok = (snapshot: JobSnapshot) => snapshot.status >= 200 && snapshot.status 
  * - Watching: while pages listen to a job, one instance (the holder of a lease in the store) reads
  *   it at the client's pace (or, with webhooks, only when they fall quiet) until it ends.
  */
-export function createJobStatus(
-  store: ProxyStore,
-  readService: (key: JobKey) => Promise<JobSnapshot>,
-  options: JobStatusOptions,
-) {
+export function createJobStatus(store: ProxyStore, readService: (key: JobKey) => Promise<JobSnapshot>, options: JobStatusOptions) {
   const instance = crypto.randomUUID()
   const inFlight = new Map<string, Promise<JobSnapshot>>()
   const name = jobName
   const statusKey = (key: JobKey) => keys.status(name(key))
-
   const parsed = (text: string | undefined) => (text ? (JSON.parse(text) as JobSnapshot) : undefined)
   const kept = async (key: JobKey) => parsed(await store.get(statusKey(key)))
 
   const channel = createJobChannel(store, kept, options.report)
+  /** Until when each job was current as this instance last saw it: a hint, never a reason to answer. */
+  const currentUntil = new Map<string, number>()
+  const noteCurrent = (id: string, snapshot: JobSnapshot) => {
+    if (currentUntil.size >= 10_000) currentUntil.clear()
+    currentUntil.set(id, servedUntil(snapshot, options))
+  }
+  /** Gives a claim back without waiting: whoever wants it next finds it free a round trip later. */
+  const letGo = (claim: string) => void store.release(claim).catch(() => {})
   const write = jobWriter(store, options.keepMs)
   const { tell } = channel
 
@@ -78,13 +81,14 @@ export function createJobStatus(
    * the store: who loses it waits for the winner's answer on the channel); a job's answer is kept
    * and published.
    */
-  function readNow(key: JobKey, previous: JobSnapshot | undefined): Promise<JobSnapshot> {
+  function readNow(key: JobKey, previous: JobSnapshot | undefined, claimed?: boolean): Promise<JobSnapshot> {
     const id = name(key)
+    const claim = keys.reading(id)
     let reading = inFlight.get(id)
+    if (reading && claimed) letGo(claim) // a read here outlived its claim: ours is not needed
     if (!reading) {
       reading = (async () => {
-        const claim = keys.reading(id)
-        if (!(await store.claim(claim, options.freshMs))) {
+        if (!(claimed ?? (await store.claim(claim, options.freshMs)))) {
           const heard = await channel.newerWithin(key, previous, options.freshMs)
           if (heard) return heard
         }
@@ -147,21 +151,25 @@ export function createJobStatus(
      * text at `alsoKey`, read in the same trip to the store.
      */
     async read(key: JobKey, alsoKey: string): Promise<{ snapshot: JobSnapshot; also: string | undefined }> {
-      const [text, lease, also] = await together(store, [
-        { op: 'get', key: statusKey(key) },
-        { op: 'get', key: keys.lease(name(key)) },
-        { op: 'get', key: alsoKey },
-      ])
+      const id = name(key)
+      const claim = keys.reading(id)
+      // The claim a read of the service needs comes in the same trip, unless the job was current here
+      // lately (then a read is unlikely); one not needed is given back at once.
+      const get = (key: string): StoreOperation => ({ op: 'get', key })
+      const operations = [get(statusKey(key)), get(keys.lease(id)), get(alsoKey)]
+      if (!((currentUntil.get(id) ?? 0) > Date.now())) operations.push({ op: 'claim', key: claim, ttlMs: options.freshMs })
+      const [text, lease, also, claimed] = (await together(store, operations)) as [string?, string?, string?, boolean?]
       const snapshot = parsed(text)
-      const read = snapshot && snapshot.readAt > 0 ? snapshot : undefined
-      const answer = (snapshot: JobSnapshot) => ({ snapshot, also })
-      if (read && (read.terminal || Date.now() - read.readAt < options.freshMs)) return answer(read)
-      // With webhooks, what the store holds is current until they fall quiet: the creation's answer too.
-      const quiet = options.webhookQuietMs
-      if (snapshot && quiet !== undefined && Date.now() - (snapshot.readAt || snapshot.since || 0) < quiet) return answer(snapshot)
-      // A watcher keeps the snapshot current: no need to read.
-      if (read && lease) return answer(read)
-      return answer(await readNow(key, snapshot))
+      const answer = (snapshot: JobSnapshot) => {
+        if (ok(snapshot)) noteCurrent(id, snapshot)
+        return { snapshot, also }
+      }
+      // Current, or kept current by a watcher (its lease): no need to read.
+      if (snapshot && (Date.now() < servedUntil(snapshot, options) || (snapshot.readAt > 0 && lease))) {
+        if (claimed) letGo(claim)
+        return answer(snapshot)
+      }
+      return answer(await readNow(key, snapshot, claimed))
     },
 
     /** The job's snapshot as kept, if any. */

@@ -120,6 +120,7 @@ export async function inOrder(operations: readonly StoreOperation[], run: (opera
 
 /** Runs `operations` with the store's `batch` (one round trip), or, with a store that has none, one by one in order. */
 export async function together<const T extends readonly StoreOperation[]>(store: ProxyStore, operations: T): Promise<BatchAnswers<T>> {
+  if (operations.length === 0) return [] as unknown as BatchAnswers<T>
   const answers = store.batch ? await store.batch(operations) : await inOrder(operations, (operation) => runOperation(store, operation))
   return answers as unknown as BatchAnswers<T>
 }
