@@ -157,9 +157,10 @@ describe('redisStore through a stall (a real redis-server, frozen)', () => {
 
 /** redisStore on the test's redis-server, counting the commands (round trips) it sends. */
 function countedRedis() {
-  const counted = { trips: 0 }
+  const counted = { trips: 0, byText: 0 }
   const client: RedisEvalClient = {
-    eval: (script, options) => (counted.trips++, raw.eval(script, options)),
+    eval: (script, options) => (counted.trips++, counted.byText++, raw.eval(script, options)),
+    evalSha: (sha1, options) => (counted.trips++, raw.evalSha(sha1, options)),
     publish: (channel, message) => (counted.trips++, raw.publish(channel, message)),
     duplicate: () => raw.duplicate(),
   }
@@ -176,6 +177,15 @@ const service: typeof fetch = async (input, init) => {
 }
 
 describe('round trips to Redis, per request', () => {
+  it('the script goes by its SHA-1, and by its text once Redis has lost it', async () => {
+    const { store, counted } = countedRedis()
+    await raw.scriptFlush()
+    expect(await store.claim('a', 60_000)).toBe(true)
+    expect(await store.claim('a', 60_000)).toBe(false)
+    // One refused by SHA-1, sent again by its text; then by SHA-1 alone.
+    expect(counted).toEqual({ trips: 3, byText: 1 })
+  })
+
   const setup = (options: Parameters<typeof testProxy>[1] = {}) => {
     const { store, counted } = countedRedis()
     const proxy = testProxy(service, { store, ...options })

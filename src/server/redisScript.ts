@@ -53,3 +53,9 @@ for i = 1, #ARGV, 4 do
   end
 end
 return answers`
+
+/** A script's SHA-1 in hex, as Redis names the scripts it holds. */
+export async function sha1Of(script: string): Promise<string> {
+  const digest = new Uint8Array(await crypto.subtle.digest('SHA-1', new TextEncoder().encode(script)))
+  return Array.from(digest, (byte) => byte.toString(16).padStart(2, '0')).join('')
+}

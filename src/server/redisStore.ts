@@ -1,13 +1,15 @@
-import { BATCH } from './redisScript.js'
+import { BATCH, sha1Of } from './redisScript.js'
 import type { ProxyStore, StoreListener, StoreOperation } from './store.js'
 
 /**
- * What `redisStore` needs of a Redis client, as node-redis (`redis` 4 and later) has it: `eval`,
- * `publish`, and `duplicate` for the connection that subscribes (a subscribing connection can do
+ * What `redisStore` needs of a Redis client, as node-redis (`redis` 4 and later) has it: `eval`
+ * (and `evalSha`), `publish`, and `duplicate` for the connection that subscribes (a subscribing connection can do
  * nothing else). With another client, pass an object whose methods call that client's.
  */
 export interface RedisEvalClient {
   eval(script: string, options: { keys: string[]; arguments: string[] }): Promise<unknown>
+  /** Where the client has it, the script is sent by its SHA-1 instead of its text (`eval` again when Redis answers NOSCRIPT). */
+  evalSha?(sha1: string, options: { keys: string[]; arguments: string[] }): Promise<unknown>
   publish(channel: string, message: string): Promise<unknown>
   /** A new client like this one, not yet connected. */
   duplicate(): RedisSubscriberClient
@@ -93,6 +95,17 @@ export function redisStore(client: RedisEvalClient, { prefix = 'tools-proxy:', o
     if (operation.op === 'get' || operation.op === 'hold') return String(answer)
     return undefined
   }
+  let sha1: Promise<string> | undefined
+  const runBatch = async (options: { keys: string[]; arguments: string[] }) => {
+    if (!client.evalSha) return client.eval(BATCH, options)
+    try {
+      return await client.evalSha(await (sha1 ??= sha1Of(BATCH)), options)
+    } catch (error) {
+      // Redis does not have it (restarted, or flushed): the text, which it keeps for next time.
+      if (!/NOSCRIPT/.test(String(error))) throw error
+      return client.eval(BATCH, options)
+    }
+  }
   const batch = async (operations: readonly StoreOperation[]): Promise<unknown[]> => {
     const keys: string[] = []
     const args: string[] = []
@@ -101,7 +114,7 @@ export function redisStore(client: RedisEvalClient, { prefix = 'tools-proxy:', o
       // Lua counts from 1.
       args.push(...slots(operation, operation.if !== undefined ? operation.if + 1 : operation.unless !== undefined ? -(operation.unless + 1) : 0))
     }
-    const answers = (await client.eval(BATCH, { keys, arguments: args })) as unknown[]
+    const answers = (await runBatch({ keys, arguments: args })) as unknown[]
     return operations.map((operation, index) => answerOf(operation, answers[index]))
   }
   const one = async (operation: StoreOperation) => (await batch([operation]))[0]
