@@ -7,6 +7,8 @@
 //   checked), the proxy with no OpenTelemetry SDK registered, with `onEvent`, and with the SDKs
 //   registered (spans batched to an exporter that drops them, metrics kept for a reader). Rounds
 //   alternate the scenarios, so a busy machine weighs on each alike; the median of the rounds.
+// - Over real HTTP, against a bare hop: p50 and p90 of a sync call and of a job read, through a bare
+//   hop, the proxy on memoryStore and on redisStore (a real redis-server), as multiples of the hop.
 import { metrics, trace } from '@opentelemetry/api'
 import { MeterProvider, MetricReader } from '@opentelemetry/sdk-metrics'
 import { BasicTracerProvider, BatchSpanProcessor, type SpanExporter } from '@opentelemetry/sdk-trace-base'
