@@ -203,9 +203,15 @@ describe('round trips to Redis, per request', () => {
   const post = (body: unknown): RequestInit => ({ method: 'POST', body: JSON.stringify(body) })
   const RENT = { propertyCategory: 'flat', totalArea: 50, city: 'Berlin' }
 
-  it('a sync call: one (its rate); with a spend cap, one more once its body is checked', async () => {
+  it('a sync call: one, its rate with its place under the spend cap once its body is checked', async () => {
     expect(await setup().trips('/valuation/rent', post(RENT))).toMatchObject({ status: 200, trips: 1 })
-    expect(await setup({ limits: { calls: 5, windowMs: LONG_WINDOW } }).trips('/valuation/rent', post(RENT))).toMatchObject({ status: 200, trips: 2 })
+    const capped = setup({ limits: { calls: 1, windowMs: LONG_WINDOW }, rate: { requests: 2, perMs: LONG_WINDOW } })
+    expect(await capped.trips('/valuation/rent', post(RENT))).toMatchObject({ status: 200, trips: 1 })
+    // Over the cap: one more to give the place back. Over the rate too: the rate answers, the cap is given back.
+    expect(await capped.trips('/valuation/rent', post(RENT))).toMatchObject({ status: 402, trips: 2 })
+    expect(await capped.trips('/valuation/rent', post(RENT))).toMatchObject({ status: 429, trips: 2 })
+    // Input the tool does not take is counted under the rate alone, and the rate answers first.
+    expect(await capped.trips('/valuation/rent', post({}))).toMatchObject({ status: 429, trips: 1 })
   })
 
   it('a job read: one when the store answers it; reaching the service, one before, one after, one for new links', async () => {

@@ -6,29 +6,41 @@ import { formFieldReader } from './formFields.js'
 import { endedIn, type JobKey } from './jobStatus.js'
 import { keys, userJobsChannel } from './keys.js'
 import { AnswerTooLarge, artifactPaths, stringsIn } from './links.js'
-import { billable, outcomeOfFailure, reserve, type CallOutcome } from './money.js'
-import type { Caller } from './guards.js'
+import { billable, outcomeOfFailure, reserveWith, type CallOutcome } from './money.js'
+import { rateCount, rateLimited, type Caller } from './guards.js'
 import { MEMORY_TTL, replyResponse, rewriteFor } from './rewrite.js'
 import type { Answer } from './service.js'
-import { StoreUnavailable, type StoreOperation } from './store.js'
+import { StoreUnavailable, together, type StoreOperation } from './store.js'
 import { userLimitAnswer } from './usage.js'
 import { failureOf, isRedirect, upstreamTimer, UpstreamFailure } from './upstream.js'
 
 /** `POST {basePath}/<tool>`: a tool call, its body passed on (checked first when it is JSON), counted under the user's cap. */
 export async function callRoute(context: ProxyContext, request: Request, user: Caller, tool: Tool): Promise<Response> {
   const { maxUploadBytes, timeoutMs, service } = context
-  if (Number(request.headers.get('content-length')) > maxUploadBytes) return refuse(request, tooLarge(maxUploadBytes), timeoutMs)
+  const rate = rateCount(context, user)
+  /** Refused before its place under the cap: still counted under the rate, which may refuse it first. */
+  const refused = async (answer: Response) => {
+    const wait = rate.wait((await together(context.store, [rate.operation]))[0])
+    return refuse(request, wait === undefined ? answer : rateLimited(wait), timeoutMs)
+  }
+  if (Number(request.headers.get('content-length')) > maxUploadBytes) return refused(tooLarge(maxUploadBytes))
   const contentType = request.headers.get('content-type') ?? ''
   const json = tool.body === 'json' && /^application\/json\b/i.test(contentType)
   const parsed = json ? await jsonBody(context, request, tool) : undefined
-  if (parsed instanceof Response) return parsed
+  if (parsed instanceof Response) return refused(parsed)
   const form = !json && /^multipart\/form-data\b/i.test(contentType) ? formFieldReader(contentType) : undefined
   const opaque = !parsed && !form && request.body !== null
 
   const clientKey = request.headers.get('idempotency-key')
   const idempotencyKey = clientKey ? await context.handles.idempotencyKey(user.user, clientKey) : undefined
   const now = Date.now()
-  const giveBack = await reserve(context.store, context.limits, user.storeId, tool, idempotencyKey, now)
+  // Its rate and its place under the cap, in one trip to the store.
+  const { giveBack, answers } = await reserveWith(context.store, context.limits, user.storeId, tool, idempotencyKey, now, [rate.operation])
+  const wait = rate.wait(answers[0] as number)
+  if (wait !== undefined) {
+    await giveBack?.()
+    return refuse(request, rateLimited(wait), timeoutMs)
+  }
   if (!giveBack) return refuse(request, userLimitAnswer(context.limits!, now), timeoutMs)
 
   const timer = upstreamTimer(timeoutMs, request.signal)
