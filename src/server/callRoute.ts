@@ -7,10 +7,10 @@ import { endedIn, type JobKey } from './jobStatus.js'
 import { keys, userJobsChannel } from './keys.js'
 import { AnswerTooLarge, artifactPaths, stringsIn } from './links.js'
 import { billable, outcomeOfFailure, reserveWith, type CallOutcome } from './money.js'
-import { rateCount, rateLimited, type Caller } from './guards.js'
+import { overRate, rateCount, rateLimited, type Caller } from './guards.js'
 import { MEMORY_TTL, replyResponse, rewriteFor } from './rewrite.js'
 import type { Answer } from './service.js'
-import { StoreUnavailable, together, type StoreOperation } from './store.js'
+import { StoreUnavailable, type StoreOperation } from './store.js'
 import { userLimitAnswer } from './usage.js'
 import { failureOf, isRedirect, upstreamTimer, UpstreamFailure } from './upstream.js'
 
@@ -20,7 +20,7 @@ export async function callRoute(context: ProxyContext, request: Request, user: C
   const rate = rateCount(context, user)
   /** Refused before its place under the cap: still counted under the rate, which may refuse it first. */
   const refused = async (answer: Response) => {
-    const wait = rate.wait((await together(context.store, [rate.operation]))[0])
+    const wait = await overRate(context, user)
     return refuse(request, wait === undefined ? answer : rateLimited(wait), timeoutMs)
   }
   if (Number(request.headers.get('content-length')) > maxUploadBytes) return refused(tooLarge(maxUploadBytes))

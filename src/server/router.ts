@@ -57,7 +57,7 @@ const ROUTES: ((rest: string) => Route | undefined)[] = [
   },
 ]
 
-/** Finds a request's route and lets it through the guards every route shares: method, site, sign-in, rate (calls, downloads, usage), tool. */
+/** Finds a request's route and lets it through the guards every route shares: method, site, sign-in, rate (downloads, usage; a call's with its cap, in callRoute), tool. */
 export async function route(context: ProxyContext, request: Request): Promise<Response> {
   const { basePath, timeoutMs } = context
   const { pathname } = new URL(request.url)
