@@ -4,6 +4,7 @@
 // at most maxEntries, the oldest going first.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { memoryStore, redisStore, type ProxyStore } from '../src/server/index.js'
+import { createSigner } from '../src/server/signing.js'
 import { LONG_WINDOW, SITE, testProxy } from './support/proxy.js'
 import { startRedis } from './support/redis.js'
 
@@ -32,6 +33,24 @@ describe('store ids', () => {
       // And each is now at their cap.
       for (const who of Object.keys(users)) expect((await call(who)).status, who).toBe(402)
     }
+  })
+})
+
+describe('signatures', () => {
+  it('are the same made with Node’s crypto (at once) as with Web Crypto (where Node’s is missing)', async () => {
+    const secret = 'a-test-secret-of-at-least-thirty-two-characters'
+    const node = createSigner(secret)
+    const web = createSigner(secret, null)
+    const fields = ['job', 'u_1', 'pdf/create', 'job_\u2028"1"']
+    const signature = await node.sign(fields)
+    expect(await web.sign(fields)).toBe(signature)
+    for (const signer of [node, web]) {
+      expect(await signer.verify(fields, signature)).toBe(true)
+      expect(await signer.verify(['job', 'u_2', 'pdf/create', fields[3]!], signature)).toBe(false)
+      expect(await signer.verify(fields, signature.slice(0, -2))).toBe(false)
+      expect(await signer.verify(fields, `${signature}AA`)).toBe(false)
+    }
+    expect(await createSigner('another-secret-of-at-least-thirty-two-chars').verify(fields, signature)).toBe(false)
   })
 })
 

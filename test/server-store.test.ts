@@ -1,9 +1,12 @@
 // @vitest-environment node
 // The proxy's stores keep the same promises: memoryStore in the process, redisStore on a real
-// redis-server of its own.
+// redis-server of its own. A request's store work goes to Redis in as few round trips as its steps
+// allow, counted there (every command the client sends is one trip); a batch behaves the same on
+// every store, and one that fails or stalls answers 503, never a crash.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
-import { memoryStore, redisStore, type ProxyStore } from '../src/server/index.js'
-import { guardStore, StoreUnavailable } from '../src/server/store.js'
+import { memoryStore, redisStore, type ProxyStore, type RedisEvalClient } from '../src/server/index.js'
+import { guardStore, StoreUnavailable, together, type StoreOperation } from '../src/server/store.js'
+import { LONG_WINDOW, SERVICE, SITE, testProxy } from './support/proxy.js'
 import { startRedis } from './support/redis.js'
 
 let redis: Awaited<ReturnType<typeof startRedis>>
@@ -149,5 +152,162 @@ describe('redisStore through a stall (a real redis-server, frozen)', () => {
     await vi.waitFor(() => expect(heard).toContain('two'))
     expect(heard).toEqual(['one', 'two'])
     await stop()
+  })
+})
+
+/** redisStore on the test's redis-server, counting the commands (round trips) it sends. */
+function countedRedis() {
+  const counted = { trips: 0, byText: 0 }
+  const client: RedisEvalClient = {
+    eval: (script, options) => (counted.trips++, counted.byText++, raw.eval(script, options)),
+    evalSha: (sha1, options) => (counted.trips++, raw.evalSha(sha1, options)),
+    publish: (channel, message) => (counted.trips++, raw.publish(channel, message)),
+    duplicate: () => raw.duplicate(),
+  }
+  return { store: redisStore(client, { prefix: `trips-${++run}:`, onError: () => {} }), counted }
+}
+
+/** A service that answers a rent estimate at once, creates report jobs and reads them with a file link. */
+const service: typeof fetch = async (input, init) => {
+  const url = new URL(String(input))
+  if (url.pathname.endsWith('/valuation/rent')) return Response.json({ value: 1234, requestId: 'req_1' })
+  if (init?.method === 'POST') return Response.json({ jobId: `job_${url.pathname.length}_${Math.random()}`, status: 'pending' }, { status: 202 })
+  const jobId = decodeURIComponent(url.pathname.split('/').pop()!)
+  return Response.json({ jobId, status: 'processing', report: `${SERVICE}/artifacts/${jobId}/report.pdf` })
+}
+
+describe('round trips to Redis, per request', () => {
+  it('the script goes by its SHA-1, and by its text once Redis has lost it', async () => {
+    const { store, counted } = countedRedis()
+    await raw.scriptFlush()
+    expect(await store.claim('a', 60_000)).toBe(true)
+    expect(await store.claim('a', 60_000)).toBe(false)
+    // One refused by SHA-1, sent again by its text; then by SHA-1 alone.
+    expect(counted).toEqual({ trips: 3, byText: 1 })
+  })
+
+  const setup = (options: Parameters<typeof testProxy>[1] = {}) => {
+    const { store, counted } = countedRedis()
+    const proxy = testProxy(service, { store, ...options })
+    const send = (path: string, init: RequestInit = {}) =>
+      proxy.handle(new Request(`${SITE}/api/tools${path}`, { ...init, headers: { 'x-user': 'alice', 'content-type': 'application/json' } }))
+    /** The answer's status and the trips its request took. */
+    const trips = async (path: string, init?: RequestInit) => {
+      const before = counted.trips
+      const response = await send(path, init)
+      const body = (await response.json()) as { jobId?: string; report?: string | null }
+      return { status: response.status, trips: counted.trips - before, body }
+    }
+    return { trips }
+  }
+  const post = (body: unknown): RequestInit => ({ method: 'POST', body: JSON.stringify(body) })
+  const RENT = { propertyCategory: 'flat', totalArea: 50, city: 'Berlin' }
+
+  it('a sync call: one, its rate with its place under the spend cap once its body is checked', async () => {
+    expect(await setup().trips('/valuation/rent', post(RENT))).toMatchObject({ status: 200, trips: 1 })
+    const capped = setup({ limits: { calls: 1, windowMs: LONG_WINDOW }, rate: { requests: 2, perMs: LONG_WINDOW } })
+    expect(await capped.trips('/valuation/rent', post(RENT))).toMatchObject({ status: 200, trips: 1 })
+    // Over the cap: one more to give the place back. Over the rate too: the rate answers, the cap is given back.
+    expect(await capped.trips('/valuation/rent', post(RENT))).toMatchObject({ status: 402, trips: 2 })
+    expect(await capped.trips('/valuation/rent', post(RENT))).toMatchObject({ status: 429, trips: 2 })
+    // Input the tool does not take is counted under the rate alone, and the rate answers first.
+    expect(await capped.trips('/valuation/rent', post({}))).toMatchObject({ status: 429, trips: 1 })
+  })
+
+  it('a job read: one when the store answers it; reaching the service, one before, one after, one for new links', async () => {
+    const { trips } = setup()
+    const created = await trips('/valuation/report', post({ objectId: 'obj_1' }))
+    // Its rate before the service; after, what the store held of the job, then its first status with the news for streams.
+    expect(created).toMatchObject({ status: 202, trips: 3 })
+    const path = `/valuation/report/jobs/${encodeURIComponent(created.body.jobId!)}`
+    const first = await trips(path)
+    expect(first.status).toBe(200)
+    expect(first.body.report).toMatch(/^\/api\/tools\/artifacts\//)
+    // Status, watcher's lease, what the request carried and the claim; the write with the claim's release; the file's first user.
+    expect(first.trips).toBe(3)
+    // Read again at once: the store's snapshot is fresh, and the link was signed for this user lately.
+    const again = await trips(path)
+    expect(again).toMatchObject({ status: 200, trips: 1 })
+    expect(again.body.report).toBe(first.body.report)
+  })
+})
+
+const batchStores: [string, () => ProxyStore][] = [
+  ['memoryStore', () => memoryStore()],
+  ['redisStore', () => countedRedis().store],
+  // A store of a partner's, with no `batch` of its own: the operations run one by one.
+  ['a store without batch', () => ({ ...memoryStore(), batch: undefined })],
+]
+
+describe.each(batchStores)('a batch on %s', (_name, make) => {
+  it('answers each operation as its method would, in order, skipping what its condition rules out', async () => {
+    const store = make()
+    await store.set('written', 'paths', 60_000)
+    const operations = [
+      { op: 'get', key: 'written' },
+      { op: 'get', key: 'missing' },
+      { op: 'claim', key: 'reading', ttlMs: 60_000 },
+      { op: 'claim', key: 'reading', ttlMs: 60_000 },
+      { op: 'increment', key: 'calls', delta: 1, ttlMs: 60_000, if: 2 },
+      { op: 'increment', key: 'calls', delta: 1, ttlMs: 60_000, if: 3 },
+      { op: 'set', key: 'status', value: 'done', ttlMs: 60_000, unless: 1 },
+      { op: 'set', key: 'skipped', value: 'never', ttlMs: 60_000, unless: 0 },
+      { op: 'hold', key: 'owner', value: 'alice', ttlMs: 60_000 },
+      { op: 'hold', key: 'owner', value: 'bob', ttlMs: 60_000 },
+      { op: 'lease', key: 'lease', owner: 'a', ttlMs: 60_000 },
+      { op: 'lease', key: 'lease', owner: 'b', ttlMs: 60_000 },
+      { op: 'release', key: 'reading' },
+      { op: 'publish', channel: 'jobs', message: 'hello' },
+    ] as const satisfies readonly StoreOperation[]
+    const answers = await together(store, operations)
+    expect(answers).toEqual(['paths', undefined, true, false, 1, undefined, undefined, undefined, 'alice', 'alice', true, false, undefined, undefined])
+    expect(await store.get('status')).toBe('done')
+    expect(await store.get('skipped')).toBeUndefined()
+    expect(await store.claim('reading', 60_000)).toBe(true)
+    expect(await store.increment('calls', 0, 60_000)).toBe(1)
+  })
+
+  it('publishes within a batch to every subscriber', async () => {
+    const store = make()
+    const heard: string[] = []
+    const stop = await store.subscribe('jobs', { message: (message) => heard.push(message) })
+    await together(store, [{ op: 'publish', channel: 'jobs', message: 'news' }])
+    await vi.waitFor(() => expect(heard).toEqual(['news']))
+    await stop()
+  })
+})
+
+describe('a batch while Redis fails', () => {
+  it('a stalled Redis: the batch fails after the store limit, and the proxy answers 503', async () => {
+    const client = await redis.connect()
+    const store = redisStore(client, { prefix: 'trips-stall:', onError: () => {} })
+    const guarded = guardStore(store, 1000)
+    const proxy = testProxy(service, { store })
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] })
+    redis.pause()
+    try {
+      const batch = guarded.batch!([{ op: 'get', key: 'a' }, { op: 'claim', key: 'b', ttlMs: 1000 }])
+      const failed = expect(batch).rejects.toBeInstanceOf(StoreUnavailable)
+      const answer = proxy.handle(new Request(`${SITE}/api/tools/valuation/rent`, { method: 'POST', body: '{}', headers: { 'x-user': 'alice', 'content-type': 'application/json' } }))
+      await vi.advanceTimersByTimeAsync(1000)
+      await failed
+      const response = await answer
+      expect(response.status).toBe(503)
+      expect(((await response.json()) as { error: { code: string } }).error.code).toBe('store_unavailable')
+    } finally {
+      redis.resume()
+      vi.useRealTimers()
+    }
+  })
+
+  it('a Redis that is gone: 503, and the process goes on', async () => {
+    const client = await redis.connect()
+    const proxy = testProxy(service, { store: redisStore(client, { prefix: 'trips-gone:', onError: () => {} }) })
+    await client.quit()
+    const response = await proxy.handle(new Request(`${SITE}/api/tools/valuation/report/jobs/x`, { headers: { 'x-user': 'alice' } }))
+    // An unsigned handle is refused before the store is asked; a call needs the store for its rate.
+    expect(response.status).toBe(404)
+    const call = await proxy.handle(new Request(`${SITE}/api/tools/valuation/rent`, { method: 'POST', body: '{}', headers: { 'x-user': 'alice', 'content-type': 'application/json' } }))
+    expect(call.status).toBe(503)
   })
 })

@@ -6,29 +6,41 @@ import { formFieldReader } from './formFields.js'
 import { endedIn, type JobKey } from './jobStatus.js'
 import { keys, userJobsChannel } from './keys.js'
 import { AnswerTooLarge, artifactPaths, stringsIn } from './links.js'
-import { billable, outcomeOfFailure, reserve, type CallOutcome } from './money.js'
-import type { Caller } from './guards.js'
+import { billable, outcomeOfFailure, reserveWith, type CallOutcome } from './money.js'
+import { overRate, rateCount, rateLimited, type Caller } from './guards.js'
 import { MEMORY_TTL, replyResponse, rewriteFor } from './rewrite.js'
 import type { Answer } from './service.js'
-import { StoreUnavailable } from './store.js'
+import { StoreUnavailable, type StoreOperation } from './store.js'
 import { userLimitAnswer } from './usage.js'
 import { failureOf, isRedirect, upstreamTimer, UpstreamFailure } from './upstream.js'
 
 /** `POST {basePath}/<tool>`: a tool call, its body passed on (checked first when it is JSON), counted under the user's cap. */
 export async function callRoute(context: ProxyContext, request: Request, user: Caller, tool: Tool): Promise<Response> {
   const { maxUploadBytes, timeoutMs, service } = context
-  if (Number(request.headers.get('content-length')) > maxUploadBytes) return refuse(request, tooLarge(maxUploadBytes), timeoutMs)
+  const rate = rateCount(context, user)
+  /** Refused before its place under the cap: still counted under the rate, which may refuse it first. */
+  const refused = async (answer: Response) => {
+    const wait = await overRate(context, user)
+    return refuse(request, wait === undefined ? answer : rateLimited(wait), timeoutMs)
+  }
+  if (Number(request.headers.get('content-length')) > maxUploadBytes) return refused(tooLarge(maxUploadBytes))
   const contentType = request.headers.get('content-type') ?? ''
   const json = tool.body === 'json' && /^application\/json\b/i.test(contentType)
   const parsed = json ? await jsonBody(context, request, tool) : undefined
-  if (parsed instanceof Response) return parsed
+  if (parsed instanceof Response) return refused(parsed)
   const form = !json && /^multipart\/form-data\b/i.test(contentType) ? formFieldReader(contentType) : undefined
   const opaque = !parsed && !form && request.body !== null
 
   const clientKey = request.headers.get('idempotency-key')
   const idempotencyKey = clientKey ? await context.handles.idempotencyKey(user.user, clientKey) : undefined
   const now = Date.now()
-  const giveBack = await reserve(context.store, context.limits, user.storeId, tool, idempotencyKey, now)
+  // Its rate and its place under the cap, in one trip to the store.
+  const { giveBack, answers } = await reserveWith(context.store, context.limits, user.storeId, tool, idempotencyKey, now, [rate.operation])
+  const wait = rate.wait(answers[0] as number)
+  if (wait !== undefined) {
+    await giveBack?.()
+    return refuse(request, rateLimited(wait), timeoutMs)
+  }
   if (!giveBack) return refuse(request, userLimitAnswer(context.limits!, now), timeoutMs)
 
   const timer = upstreamTimer(timeoutMs, request.signal)
@@ -128,13 +140,14 @@ function formPaths(fields: string[] | undefined, service: string): Set<string> |
 
 /** A new job, recorded for what follows: what its request carried, its first status (which remembers its tool for webhooks), and told to the user's open streams. */
 async function recordCreation(context: ProxyContext, user: Caller, tool: Tool, jobId: string, answer: Answer, written: Set<string> | 'unknown') {
-  const { store, jobStatus } = context
+  const { jobStatus } = context
+  // All in one trip to the store with the status's write: what the request carried, and the news for the user's streams.
+  const also: StoreOperation[] = [{ op: 'publish', channel: userJobsChannel(user.storeId), message: JSON.stringify({ tool: tool.id, jobId }) }]
   if (written === 'unknown' || written.size > 0) {
-    await store.set(keys.written(jobId), JSON.stringify(written === 'unknown' ? written : [...written]), MEMORY_TTL)
+    also.unshift({ op: 'set', key: keys.written(jobId), value: JSON.stringify(written === 'unknown' ? written : [...written]), ttlMs: MEMORY_TTL })
   }
   // The creation starts the job's clock: a watcher paces its reads (or waits for webhooks) from it.
   // Kept as a read would answer it (200): with webhooks, reads are served from it until the first one.
   const key: JobKey = { toolPath: tool.path, jobId }
-  await jobStatus.put(key, { ...answer, status: 200, readAt: 0, since: Date.now(), terminal: endedIn(answer.body) })
-  await store.publish(userJobsChannel(user.storeId), JSON.stringify({ tool: tool.id, jobId }))
+  await jobStatus.put(key, { ...answer, status: 200, readAt: 0, since: Date.now(), terminal: endedIn(answer.body) }, undefined, also)
 }

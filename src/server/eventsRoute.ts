@@ -41,24 +41,33 @@ export async function eventsRoute(context: ProxyContext, request: Request, user:
   if (open >= (context.options.streamsPerUser ?? 16)) {
     return errorAnswer(429, 'tooManyStreams', 'Too many event streams are open for this user.', { headers: { 'Retry-After': '5' } })
   }
+  // The place is taken before any wait, so streams opened at once count each other.
+  streamsOf.set(user.user, open + 1)
+  const leave = () => {
+    const left = (streamsOf.get(user.user) ?? 1) - 1
+    if (left > 0) streamsOf.set(user.user, left)
+    else streamsOf.delete(user.user)
+  }
   // Listening before the stream answers: a job the page starts once it has the answer is heard.
   const stream: { add?: (job: UserStreamedJob) => void } = {}
-  const unsubscribe = await context.store.subscribe(userJobsChannel(user.storeId), {
-    message: (text) =>
-      void userJob(context, user, text).then(
-        (job) => job && stream.add?.(job),
-        (error: unknown) => context.service.report(`a new job could not join its user's stream: ${String(error)}`),
-      ),
-  })
-  streamsOf.set(user.user, open + 1)
+  const unsubscribe = await context.store
+    .subscribe(userJobsChannel(user.storeId), {
+      message: (text) =>
+        void userJob(context, user, text).then(
+          (job) => job && stream.add?.(job),
+          (error: unknown) => context.service.report(`a new job could not join its user's stream: ${String(error)}`),
+        ),
+    })
+    .catch((error: unknown) => {
+      leave()
+      throw error
+    })
   context.telemetry.stream('opened')
   // Counted while open: the page closing it, or its end, gives the place back.
   const { response, add } = context.events.open(jobs, refused, request.headers.get('last-event-id'), request.signal, () => {
     context.telemetry.stream('closed')
     unsubscribe().catch(() => {})
-    const left = (streamsOf.get(user.user) ?? 1) - 1
-    if (left > 0) streamsOf.set(user.user, left)
-    else streamsOf.delete(user.user)
+    leave()
   })
   stream.add = add
   return response

@@ -2,6 +2,7 @@ import { errorAnswer } from './answers.js'
 import type { ProxyContext } from './context.js'
 import { keys, storeIdOf } from './keys.js'
 import type { ProxyUser } from './options.js'
+import { together } from './store.js'
 
 /** Refuses a POST that a page of another site sent: servers (no such headers) pass. */
 export function crossSite(request: Request, allowedOrigins: readonly string[]): boolean {
@@ -29,13 +30,25 @@ export async function signedInUser(context: ProxyContext, request: Request): Pro
   return { user: user.user, tools: user.tools, storeId: storeIdOf(user.user) }
 }
 
-/** Counts a request against the user's rate; the seconds to wait when over it. */
-export async function overRate({ store, rate }: ProxyContext, { storeId }: Caller): Promise<number | undefined> {
+/** A request counted against the user's rate: the store's operation, and the seconds to wait when the count it answers is over the rate. */
+export function rateCount({ rate }: ProxyContext, { storeId }: Caller) {
   const now = Date.now()
   const window = Math.floor(now / rate.perMs)
-  const count = await store.increment(keys.rate(storeId, window), 1, rate.perMs)
-  return count > rate.requests ? Math.max(1, Math.ceil(((window + 1) * rate.perMs - now) / 1000)) : undefined
+  return {
+    operation: { op: 'increment', key: keys.rate(storeId, window), delta: 1, ttlMs: rate.perMs } as const,
+    wait: (count: number) => (count > rate.requests ? Math.max(1, Math.ceil(((window + 1) * rate.perMs - now) / 1000)) : undefined),
+  }
 }
+
+/** Counts a request against the user's rate; the seconds to wait when over it. */
+export async function overRate(context: ProxyContext, user: Caller): Promise<number | undefined> {
+  const { operation, wait } = rateCount(context, user)
+  const [count] = await together(context.store, [operation])
+  return wait(count)
+}
+
+export const rateLimited = (wait: number) =>
+  errorAnswer(429, 'rateLimited', 'Too many requests; try again shortly.', { headers: { 'Retry-After': String(wait) } })
 
 export const toolNotAllowed = (tool: string) =>
   errorAnswer(403, 'toolNotAllowed', `The tool ${tool} is not enabled for this user.`, { details: { tool } })

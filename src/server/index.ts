@@ -5,7 +5,7 @@ export type { ProxyEvent, ProxyOutcome, ProxyRequestEvent, ProxyRouteKind, Proxy
 export { memoryStore } from './memoryStore.js'
 export type { MemoryStoreOptions } from './memoryStore.js'
 export { redisStore } from './redisStore.js'
-export type { ProxyStore, StoreListener } from './store.js'
+export type { ProxyStore, StoreListener, StoreOperation } from './store.js'
 export type { RedisEvalClient, RedisStoreOptions, RedisSubscriberClient } from './redisStore.js'
 export type { WebhookJob, WebhookOptions } from './webhooks.js'
 export { PROXY_ERROR_CODES } from '../tools/index.js'

@@ -3,6 +3,7 @@ import { errorAnswer } from './answers.js'
 import type { ProxyContext } from './context.js'
 import type { JobSnapshot } from './jobStatus.js'
 import type { Caller } from './guards.js'
+import { keys } from './keys.js'
 import { jobReply, replyResponse } from './rewrite.js'
 import { StoreUnavailable } from './store.js'
 import { failureOf } from './upstream.js'
@@ -12,12 +13,14 @@ export async function jobRoute(context: ProxyContext, request: Request, user: Ca
   const jobId = await context.handles.openJob(user.user, tool.id, handle)
   if (!jobId) return errorAnswer(404, 'jobNotFound', 'No such job.')
   let snapshot: JobSnapshot
+  let written: string | undefined
   try {
-    snapshot = await context.jobStatus.read({ toolPath: tool.path, jobId })
+    // What the job's request carried comes in the same trip to the store as its status.
+    ;({ snapshot, also: written } = await context.jobStatus.read({ toolPath: tool.path, jobId }, keys.written(jobId)))
   } catch (error) {
     if (error instanceof StoreUnavailable) throw error
     return context.service.failed(`GET ${tool.path}/jobs`, failureOf(error, { timedOut: false, signal: request.signal }), request)
   }
   context.telemetry.note(request, { upstreamStatus: snapshot.status })
-  return replyResponse(await jobReply(context, snapshot, user, tool, jobId, handle))
+  return replyResponse(await jobReply(context, snapshot, user, tool, jobId, handle, written ?? null))
 }

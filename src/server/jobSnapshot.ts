@@ -51,3 +51,13 @@ export const versionOf = (snapshot: Pick<JobSnapshot, 'status' | 'body'>) => has
 
 /** A job's name in the store and on the channel. */
 export const jobName = ({ toolPath, jobId }: JobKey) => `${toolPath}:${jobId}`
+
+/**
+ * Until when a read may answer with a snapshot without reading the service: while it is fresh,
+ * forever once the job has ended, and with webhooks until they fall quiet (the creation's answer too).
+ */
+export function servedUntil(snapshot: JobSnapshot, { freshMs, webhookQuietMs }: Pick<JobStatusOptions, 'freshMs' | 'webhookQuietMs'>): number {
+  if (snapshot.readAt > 0 && snapshot.terminal) return Infinity
+  const fresh = snapshot.readAt > 0 ? snapshot.readAt + freshMs : 0
+  return Math.max(fresh, webhookQuietMs === undefined ? 0 : (snapshot.readAt || snapshot.since || 0) + webhookQuietMs)
+}

@@ -1,8 +1,9 @@
 import { pollDelay } from '../tools/internal.js'
 import { createJobChannel } from './jobChannel.js'
-import { jobName, versionOf, type JobKey, type JobSnapshot, type JobStatusOptions } from './jobSnapshot.js'
-import { JOBS_CHANNEL, keys } from './keys.js'
-import type { ProxyStore } from './store.js'
+import { jobName, servedUntil, type JobKey, type JobSnapshot, type JobStatusOptions } from './jobSnapshot.js'
+import { jobWriter } from './jobWrite.js'
+import { keys } from './keys.js'
+import { together, type ProxyStore, type StoreOperation } from './store.js'
 
 export { endedIn, versionOf, type JobKey, type JobSnapshot, type JobStatusOptions } from './jobSnapshot.js'
 
@@ -21,58 +22,42 @@ const ok = (snapshot: JobSnapshot) => snapshot.status >= 200 && snapshot.status 
  * - Watching: while pages listen to a job, one instance (the holder of a lease in the store) reads
  *   it at the client's pace (or, with webhooks, only when they fall quiet) until it ends.
  */
-export function createJobStatus(
-  store: ProxyStore,
-  readService: (key: JobKey) => Promise<JobSnapshot>,
-  options: JobStatusOptions,
-) {
+export function createJobStatus(store: ProxyStore, readService: (key: JobKey) => Promise<JobSnapshot>, options: JobStatusOptions) {
   const instance = crypto.randomUUID()
   const inFlight = new Map<string, Promise<JobSnapshot>>()
   const name = jobName
   const statusKey = (key: JobKey) => keys.status(name(key))
-
-  const kept = async (key: JobKey): Promise<JobSnapshot | undefined> => {
-    const text = await store.get(statusKey(key))
-    return text ? (JSON.parse(text) as JobSnapshot) : undefined
-  }
+  const parsed = (text: string | undefined) => (text ? (JSON.parse(text) as JobSnapshot) : undefined)
+  const kept = async (key: JobKey) => parsed(await store.get(statusKey(key)))
 
   const channel = createJobChannel(store, kept, options.report)
+  /** Until when each job was current as this instance last saw it: a hint, never a reason to answer. */
+  const currentUntil = new Map<string, number>()
+  const noteCurrent = (id: string, snapshot: JobSnapshot) => {
+    if (currentUntil.size >= 10_000) currentUntil.clear()
+    currentUntil.set(id, servedUntil(snapshot, options))
+  }
+  /** Gives a claim back without waiting: whoever wants it next finds it free a round trip later. */
+  const letGo = (claim: string) => void store.release(claim).catch(() => {})
+  const write = jobWriter(store, options.keepMs)
   const { tell } = channel
 
-  /** Keeps and publishes a job's new snapshot; an ended job's stays (a late, earlier status cannot replace it). */
-  async function put(key: JobKey, snapshot: JobSnapshot, previous?: JobSnapshot): Promise<JobSnapshot> {
+  /**
+   * Keeps and publishes a job's new snapshot; an ended job's stays (a late, earlier status cannot
+   * replace it). `also` goes to the store in the same trip as the write.
+   */
+  async function put(key: JobKey, snapshot: JobSnapshot, previous?: JobSnapshot, also: readonly StoreOperation[] = []): Promise<JobSnapshot> {
     const before = previous ?? (await kept(key))
-    const next = await write(key, snapshot, before)
     // The store's first snapshot of the job (its creation, or the store lost what it held): a
     // webhook names only the job, so its tool is remembered, and one that came first is taken.
-    if (!before && options.webhookQuietMs !== undefined) {
-      await store.set(keys.job(key.jobId), key.toolPath, options.keepMs)
-      const early = await store.get(keys.early(key.jobId))
-      const told = early ? (JSON.parse(early) as JobSnapshot) : undefined
-      if (told && (told.terminal || told.readAt > next.readAt)) return write(key, told, next)
-    }
-    return next
-  }
-
-  async function write(key: JobKey, snapshot: JobSnapshot, before: JobSnapshot | undefined): Promise<JobSnapshot> {
-    if (before?.terminal) return before
-    const next = { ...snapshot, since: before?.since ?? snapshot.since ?? snapshot.readAt }
-    const text = JSON.stringify(next)
-    if (next.terminal) {
-      // The first end written wins, atomically: it is what every later write gives way to.
-      const ended = await store.hold(keys.ended(name(key)), text, options.keepMs)
-      await store.set(statusKey(key), ended, options.keepMs)
-      if (ended !== text) return JSON.parse(ended) as JobSnapshot
-    } else {
-      await store.set(statusKey(key), text, options.keepMs)
-      // An end written between our read and our write would be overwritten: put it back.
-      const ended = await store.get(keys.ended(name(key)))
-      if (ended) {
-        await store.set(statusKey(key), ended, options.keepMs)
-        return JSON.parse(ended) as JobSnapshot
-      }
-    }
-    if (!before || versionOf(before) !== versionOf(next)) await store.publish(JOBS_CHANNEL, JSON.stringify({ key, snapshot: next }))
+    const first = !before && options.webhookQuietMs !== undefined
+    const remember: StoreOperation[] = first
+      ? [{ op: 'set', key: keys.job(key.jobId), value: key.toolPath, ttlMs: options.keepMs }, { op: 'get', key: keys.early(key.jobId) }]
+      : []
+    const { next, answers } = await write(key, snapshot, before, [...remember, ...also])
+    const early = first ? (answers[1] as string | undefined) : undefined
+    const told = early ? (JSON.parse(early) as JobSnapshot) : undefined
+    if (told && (told.terminal || told.readAt > next.readAt)) return (await write(key, told, next)).next
     return next
   }
 
@@ -96,22 +81,25 @@ export function createJobStatus(
    * the store: who loses it waits for the winner's answer on the channel); a job's answer is kept
    * and published.
    */
-  function readNow(key: JobKey, previous: JobSnapshot | undefined): Promise<JobSnapshot> {
+  function readNow(key: JobKey, previous: JobSnapshot | undefined, claimed?: boolean): Promise<JobSnapshot> {
     const id = name(key)
+    const claim = keys.reading(id)
     let reading = inFlight.get(id)
+    if (reading && claimed) letGo(claim) // a read here outlived its claim: ours is not needed
     if (!reading) {
       reading = (async () => {
-        const claim = keys.reading(id)
-        if (!(await store.claim(claim, options.freshMs))) {
+        if (!(claimed ?? (await store.claim(claim, options.freshMs)))) {
           const heard = await channel.newerWithin(key, previous, options.freshMs)
           if (heard) return heard
         }
+        let released = false
         try {
           const snapshot = await readService(key)
-          // Only a job's own answer is shared; a refusal or a failure is read again next time.
-          return ok(snapshot) ? await put(key, snapshot, previous) : snapshot
+          if (!ok(snapshot)) return snapshot // only a job's own answer is shared; a refusal or a failure is read again next time
+          released = true // with the write, in one trip
+          return await put(key, snapshot, previous, [{ op: 'release', key: claim }])
         } finally {
-          await store.release(claim).catch(() => {})
+          if (!released) await store.release(claim).catch(() => {})
         }
       })().finally(() => inFlight.delete(id))
       inFlight.set(id, reading)
@@ -158,17 +146,30 @@ export function createJobStatus(
     put,
     putWebhook,
 
-    /** The job's status, from the store when it is current enough, else from the service. */
-    async read(key: JobKey): Promise<JobSnapshot> {
-      const snapshot = await kept(key)
-      const read = snapshot && snapshot.readAt > 0 ? snapshot : undefined
-      if (read && (read.terminal || Date.now() - read.readAt < options.freshMs)) return read
-      // With webhooks, what the store holds is current until they fall quiet: the creation's answer too.
-      const quiet = options.webhookQuietMs
-      if (snapshot && quiet !== undefined && Date.now() - (snapshot.readAt || snapshot.since || 0) < quiet) return snapshot
-      // A watcher keeps the snapshot current: no need to read.
-      if (read && (await store.get(keys.lease(name(key))))) return read
-      return readNow(key, snapshot)
+    /**
+     * The job's status, from the store when it is current enough, else from the service; and the
+     * text at `alsoKey`, read in the same trip to the store.
+     */
+    async read(key: JobKey, alsoKey: string): Promise<{ snapshot: JobSnapshot; also: string | undefined }> {
+      const id = name(key)
+      const claim = keys.reading(id)
+      // The claim a read of the service needs comes in the same trip, unless the job was current here
+      // lately (then a read is unlikely); one not needed is given back at once.
+      const get = (key: string): StoreOperation => ({ op: 'get', key })
+      const operations = [get(statusKey(key)), get(keys.lease(id)), get(alsoKey)]
+      if (!((currentUntil.get(id) ?? 0) > Date.now())) operations.push({ op: 'claim', key: claim, ttlMs: options.freshMs })
+      const [text, lease, also, claimed] = (await together(store, operations)) as [string?, string?, string?, boolean?]
+      const snapshot = parsed(text)
+      const answer = (snapshot: JobSnapshot) => {
+        if (ok(snapshot)) noteCurrent(id, snapshot)
+        return { snapshot, also }
+      }
+      // Current, or kept current by a watcher (its lease): no need to read.
+      if (snapshot && (Date.now() < servedUntil(snapshot, options) || (snapshot.readAt > 0 && lease))) {
+        if (claimed) letGo(claim)
+        return answer(snapshot)
+      }
+      return answer(await readNow(key, snapshot, claimed))
     },
 
     /** The job's snapshot as kept, if any. */

@@ -1,4 +1,4 @@
-import type { ProxyStore, StoreListener } from './store.js'
+import { inOrder, runOperation, type ProxyStore, type StoreListener } from './store.js'
 
 export interface MemoryStoreOptions {
   /** Entries kept at most; past it, the oldest written goes first. Default 100,000 (some tens of MB). */
@@ -44,8 +44,9 @@ export function memoryStore({ maxEntries = 100_000 }: MemoryStoreOptions = {}): 
   const sweep = () => {
     if (++writes % 1000 === 0) dropExpired()
   }
-  return {
-    async increment(key, delta, ttlMs) {
+  // Each operation answers at once: a batch runs whole before any other request's operations.
+  const now = {
+    increment(key: string, delta: number, ttlMs: number) {
       sweep()
       const entry = live(key)
       if (!entry) {
@@ -56,40 +57,49 @@ export function memoryStore({ maxEntries = 100_000 }: MemoryStoreOptions = {}): 
       entry.value += delta
       return entry.value
     },
-    async claim(key, ttlMs) {
+    claim(key: string, ttlMs: number) {
       sweep()
       if (live(key)) return false
       put(key, { value: 1, expiresAt: Date.now() + ttlMs })
       return true
     },
-    async release(key) {
+    release(key: string) {
       entries.delete(key)
     },
-    async get(key) {
-      return live(key)?.text
-    },
-    async set(key, text, ttlMs) {
+    get: (key: string) => live(key)?.text,
+    set(key: string, text: string, ttlMs: number) {
       sweep()
       put(key, { value: 0, text, expiresAt: Date.now() + ttlMs })
     },
-    async hold(key, text, ttlMs) {
+    hold(key: string, text: string, ttlMs: number) {
       sweep()
       const held = live(key)?.text
       if (held !== undefined) return held
       put(key, { value: 0, text, expiresAt: Date.now() + ttlMs })
       return text
     },
-    async lease(key, owner, ttlMs) {
+    lease(key: string, owner: string, ttlMs: number) {
       sweep()
       const held = live(key)?.text
       if (held !== undefined && held !== owner) return false
       put(key, { value: 0, text: owner, expiresAt: Date.now() + ttlMs })
       return true
     },
-    async publish(channel, message) {
+    publish(channel: string, message: string) {
       // Delivered after the publisher's turn, as a network store would.
       for (const listener of channels.get(channel) ?? []) queueMicrotask(() => listener.message(message))
     },
+  }
+  return {
+    increment: async (key, delta, ttlMs) => now.increment(key, delta, ttlMs),
+    claim: async (key, ttlMs) => now.claim(key, ttlMs),
+    release: async (key) => now.release(key),
+    get: async (key) => now.get(key),
+    set: async (key, text, ttlMs) => now.set(key, text, ttlMs),
+    hold: async (key, text, ttlMs) => now.hold(key, text, ttlMs),
+    lease: async (key, owner, ttlMs) => now.lease(key, owner, ttlMs),
+    publish: async (channel, message) => now.publish(channel, message),
+    batch: (operations) => inOrder(operations, (operation) => runOperation(now, operation)),
     async subscribe(channel, listener) {
       let listeners = channels.get(channel)
       if (!listeners) channels.set(channel, (listeners = new Set()))

@@ -2,7 +2,7 @@
 import type { Tool } from '../tools/index.js'
 import { keys } from './keys.js'
 import type { ProxyLimits } from './options.js'
-import type { ProxyStore } from './store.js'
+import { together, type ProxyStore, type StoreOperation } from './store.js'
 import { neverArrived, type UpstreamFailure } from './upstream.js'
 
 /**
@@ -49,20 +49,36 @@ export async function reserve(
   idempotencyKey: string | undefined,
   now = Date.now(),
 ): Promise<(() => Promise<void>) | null> {
+  return (await reserveWith(store, limits, user, tool, idempotencyKey, now, [])).giveBack
+}
+
+/** `reserve`, with `before` (the request's other store work) in the same trip to the store: what they answered too. */
+export async function reserveWith(
+  store: ProxyStore,
+  limits: ProxyLimits | undefined,
+  user: string,
+  tool: Tool,
+  idempotencyKey: string | undefined,
+  now: number,
+  before: readonly StoreOperation[],
+): Promise<{ giveBack: (() => Promise<void>) | null; answers: unknown[] }> {
   const nothing = async () => {}
-  if (!limits) return nothing
+  if (!limits) return { giveBack: nothing, answers: [...(await together(store, before))] }
   const mark = tool.mode === 'deferred' && idempotencyKey ? keys.counted(idempotencyKey) : undefined
-  if (mark && !(await store.claim(mark, limits.windowMs))) return nothing
   const { index, endsAt } = capWindow(limits, now)
-  const counter = keys.calls(user, index)
+  const count = (delta: number) => ({ op: 'increment', key: keys.calls(user, index), delta, ttlMs: endsAt - now }) as const
   // The window the call was counted in gets it back, even once the next one has begun.
   const giveBack = async () => {
-    await store.increment(counter, -1, endsAt - now)
-    if (mark) await store.release(mark)
+    await together(store, mark ? [count(-1), { op: 'release', key: mark }] : [count(-1)])
   }
-  if ((await store.increment(counter, 1, endsAt - now)) > limits.calls) {
+  // Counted only when its key is claimed now.
+  const at = before.length
+  const answers = await together(store, [...before, ...(mark ? [{ op: 'claim', key: mark, ttlMs: limits.windowMs } as const, { ...count(1), if: at }] : [count(1)])])
+  const [claimed, counted] = mark ? answers.slice(at) : [true, answers[at]]
+  if (!claimed) return { giveBack: nothing, answers: answers.slice(0, at) }
+  if ((counted as number) > limits.calls) {
     await giveBack()
-    return null
+    return { giveBack: null, answers: answers.slice(0, at) }
   }
-  return giveBack
+  return { giveBack, answers: answers.slice(0, at) }
 }

@@ -1,12 +1,15 @@
-import type { ProxyStore, StoreListener } from './store.js'
+import { BATCH, sha1Of } from './redisScript.js'
+import type { ProxyStore, StoreListener, StoreOperation } from './store.js'
 
 /**
- * What `redisStore` needs of a Redis client, as node-redis (`redis` 4 and later) has it: `eval`,
- * `publish`, and `duplicate` for the connection that subscribes (a subscribing connection can do
+ * What `redisStore` needs of a Redis client, as node-redis (`redis` 4 and later) has it: `eval`
+ * (and `evalSha`), `publish`, and `duplicate` for the connection that subscribes (a subscribing connection can do
  * nothing else). With another client, pass an object whose methods call that client's.
  */
 export interface RedisEvalClient {
   eval(script: string, options: { keys: string[]; arguments: string[] }): Promise<unknown>
+  /** Where the client has it, the script is sent by its SHA-1 instead of its text (`eval` again when Redis answers NOSCRIPT). */
+  evalSha?(sha1: string, options: { keys: string[]; arguments: string[] }): Promise<unknown>
   publish(channel: string, message: string): Promise<unknown>
   /** A new client like this one, not yet connected. */
   duplicate(): RedisSubscriberClient
@@ -29,29 +32,6 @@ export interface RedisStoreOptions {
   /** Told of the client's connection errors (the store answers 503 meanwhile). Default `console.error`. */
   onError?: (message: string) => void
 }
-
-// Each script runs atomically on the Redis server: two instances never interleave inside one.
-const INCREMENT = `
-local exists = redis.call('EXISTS', KEYS[1])
-local delta = tonumber(ARGV[1])
-if exists == 0 and delta <= 0 then return 0 end
-local value = redis.call('INCRBY', KEYS[1], delta)
-if exists == 0 then redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
-return value`
-const CLAIM = `return redis.call('SET', KEYS[1], '1', 'NX', 'PX', ARGV[1]) and 1 or 0`
-const RELEASE = `return redis.call('DEL', KEYS[1])`
-const GET = `return redis.call('GET', KEYS[1])`
-const SET = `return redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])`
-const LEASE = `
-local held = redis.call('GET', KEYS[1])
-if held and held ~= ARGV[1] then return 0 end
-redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
-return 1`
-const HOLD = `
-local held = redis.call('GET', KEYS[1])
-if held then return held end
-redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
-return ARGV[1]`
 
 /**
  * A store on Redis, shared by every instance of the proxy: pass a connected client you create
@@ -86,27 +66,70 @@ export function redisStore(client: RedisEvalClient, { prefix = 'tools-proxy:', o
       subscriber = undefined
       throw error
     }))
-  const run = (script: string, key: string, args: (string | number)[]) =>
-    client.eval(script, { keys: [prefix + key], arguments: args.map(String) })
-  const ttl = (ms: number) => Math.max(1, Math.ceil(ms))
+  const ttl = (ms: number) => String(Math.max(1, Math.ceil(ms)))
+  /** An operation's four slots in ARGV (see BATCH). */
+  const slots = (operation: StoreOperation, condition: number): string[] => {
+    const head = [operation.op, String(condition)]
+    switch (operation.op) {
+      case 'increment':
+        return [...head, String(Math.trunc(operation.delta)), ttl(operation.ttlMs)]
+      case 'claim':
+        return [...head, ttl(operation.ttlMs), '']
+      case 'release':
+      case 'get':
+        return [...head, '', '']
+      case 'set':
+      case 'hold':
+        return [...head, operation.value, ttl(operation.ttlMs)]
+      case 'lease':
+        return [...head, operation.owner, ttl(operation.ttlMs)]
+      case 'publish':
+        return [...head, prefix + operation.channel, operation.message]
+    }
+  }
+  /** An answer of the script as the operation's method answers. */
+  const answerOf = (operation: StoreOperation, answer: unknown): unknown => {
+    if (answer === null || answer === undefined) return undefined // skipped, or a key not found
+    if (operation.op === 'increment') return Number(answer)
+    if (operation.op === 'claim' || operation.op === 'lease') return Number(answer) === 1
+    if (operation.op === 'get' || operation.op === 'hold') return String(answer)
+    return undefined
+  }
+  let sha1: Promise<string> | undefined
+  const runBatch = async (options: { keys: string[]; arguments: string[] }) => {
+    if (!client.evalSha) return client.eval(BATCH, options)
+    try {
+      return await client.evalSha(await (sha1 ??= sha1Of(BATCH)), options)
+    } catch (error) {
+      // Redis does not have it (restarted, or flushed): the text, which it keeps for next time.
+      if (!/NOSCRIPT/.test(String(error))) throw error
+      return client.eval(BATCH, options)
+    }
+  }
+  const batch = async (operations: readonly StoreOperation[]): Promise<unknown[]> => {
+    const keys: string[] = []
+    const args: string[] = []
+    for (const operation of operations) {
+      if (operation.op !== 'publish') keys.push(prefix + operation.key)
+      // Lua counts from 1.
+      args.push(...slots(operation, operation.if !== undefined ? operation.if + 1 : operation.unless !== undefined ? -(operation.unless + 1) : 0))
+    }
+    const answers = (await runBatch({ keys, arguments: args })) as unknown[]
+    return operations.map((operation, index) => answerOf(operation, answers[index]))
+  }
+  const one = async (operation: StoreOperation) => (await batch([operation]))[0]
   return {
-    increment: async (key, delta, ttlMs) => Number(await run(INCREMENT, key, [Math.trunc(delta), ttl(ttlMs)])),
-    claim: async (key, ttlMs) => Number(await run(CLAIM, key, [ttl(ttlMs)])) === 1,
-    release: async (key) => {
-      await run(RELEASE, key, [])
-    },
-    get: async (key) => {
-      const value = await run(GET, key, [])
-      return typeof value === 'string' ? value : undefined
-    },
-    set: async (key, value, ttlMs) => {
-      await run(SET, key, [value, ttl(ttlMs)])
-    },
-    hold: async (key, value, ttlMs) => String(await run(HOLD, key, [value, ttl(ttlMs)])),
-    lease: async (key, owner, ttlMs) => Number(await run(LEASE, key, [owner, ttl(ttlMs)])) === 1,
+    increment: async (key, delta, ttlMs) => (await one({ op: 'increment', key, delta, ttlMs })) as number,
+    claim: async (key, ttlMs) => (await one({ op: 'claim', key, ttlMs })) as boolean,
+    release: async (key) => void (await one({ op: 'release', key })),
+    get: async (key) => (await one({ op: 'get', key })) as string | undefined,
+    set: async (key, value, ttlMs) => void (await one({ op: 'set', key, value, ttlMs })),
+    hold: async (key, value, ttlMs) => (await one({ op: 'hold', key, value, ttlMs })) as string,
+    lease: async (key, owner, ttlMs) => (await one({ op: 'lease', key, owner, ttlMs })) as boolean,
     publish: async (channel, message) => {
       await client.publish(prefix + channel, message)
     },
+    batch,
     subscribe: async (channel, listener) => {
       const connection = await connectSubscriber()
       let subscription = channels.get(channel)

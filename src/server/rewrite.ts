@@ -2,6 +2,7 @@ import { defaultInterpretation, PROXY_ERROR_CODES, type Tool } from '../tools/in
 import { fileNameOf, SAFE_HEADERS } from './answers.js'
 import type { ProxyContext } from './context.js'
 import { keys } from './keys.js'
+import { together } from './store.js'
 import { rewriteAnswer } from './links.js'
 import type { Caller } from './guards.js'
 import type { Answer } from './service.js'
@@ -89,12 +90,20 @@ async function signLinks(context: ProxyContext, { user, tool, written }: AnswerV
   // Links expire on the minute, so a poll of a job whose files did not change reuses their signatures.
   const expiresAt = Math.ceil((Date.now() + context.artifactTtl) / 60_000) * 60_000
   const { signedLinks } = context
+  const linkKey = (path: string) => JSON.stringify([user.user, tool.id, path, expiresAt])
+  const unwritten = paths.filter((path) => !written.has(path))
+  // The second wall: a file goes to the first user it was issued to, and no other. A link signed
+  // lately was held for this user then (a file's first user stays): the rest, in one trip.
+  const unheld = unwritten.filter((path) => !signedLinks.has(linkKey(path)))
+  const holders = await together(
+    context.store,
+    unheld.map((path) => ({ op: 'hold', key: keys.owner(path), value: user.storeId, ttlMs: MEMORY_TTL }) as const),
+  )
+  const refused = new Set(unheld.filter((_path, index) => holders[index] !== user.storeId))
   await Promise.all(
-    paths.map(async (path) => {
-      if (written.has(path)) return
-      // The second wall: a file goes to the first user it was issued to, and no other.
-      if ((await context.store.hold(keys.owner(path), user.storeId, MEMORY_TTL)) !== user.storeId) return
-      const key = JSON.stringify([user.user, tool.id, path, expiresAt])
+    unwritten.map(async (path) => {
+      if (refused.has(path)) return
+      const key = linkKey(path)
       let link = signedLinks.get(key)
       if (!link) {
         const token = await context.handles.artifact(user.user, tool.id, path, expiresAt)
@@ -108,9 +117,20 @@ async function signLinks(context: ProxyContext, { user, tool, written }: AnswerV
   return signed
 }
 
-/** A job's status as this user reads it: their handle, their links, none of what their request carried. */
-export async function jobReply(context: ProxyContext, snapshot: Answer, user: Caller, tool: Tool, jobId: string, handle: string): Promise<Reply> {
-  const kept = await context.store.get(keys.written(jobId))
+/**
+ * A job's status as this user reads it: their handle, their links, none of what their request
+ * carried (`writtenText`: the store's text for it, when the caller read it already; null: none).
+ */
+export async function jobReply(
+  context: ProxyContext,
+  snapshot: Answer,
+  user: Caller,
+  tool: Tool,
+  jobId: string,
+  handle: string,
+  writtenText?: string | null,
+): Promise<Reply> {
+  const kept = writtenText === undefined ? await context.store.get(keys.written(jobId)) : writtenText
   const written = kept ? (JSON.parse(kept) as string[] | 'unknown') : []
   return rewriteFor(context, snapshot, { user, tool, jobId, handle, written: written === 'unknown' ? written : new Set(written) })
 }

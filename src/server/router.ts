@@ -5,7 +5,7 @@ import { callRoute } from './callRoute.js'
 import type { ProxyContext } from './context.js'
 import { downloadRoute } from './downloadRoute.js'
 import { eventsRoute } from './eventsRoute.js'
-import { crossSite, overRate, signedInUser, toolNotAllowed, type Caller } from './guards.js'
+import { crossSite, overRate, rateLimited, signedInUser, toolNotAllowed, type Caller } from './guards.js'
 import { jobRoute } from './jobRoute.js'
 import type { ProxyRouteKind } from './proxyEvent.js'
 import { usageRoute } from './usage.js'
@@ -57,7 +57,7 @@ const ROUTES: ((rest: string) => Route | undefined)[] = [
   },
 ]
 
-/** Finds a request's route and lets it through the guards every route shares: method, site, sign-in, rate (calls, downloads, usage), tool. */
+/** Finds a request's route and lets it through the guards every route shares: method, site, sign-in, rate (downloads, usage; a call's with its cap, in callRoute), tool. */
 export async function route(context: ProxyContext, request: Request): Promise<Response> {
   const { basePath, timeoutMs } = context
   const { pathname } = new URL(request.url)
@@ -77,12 +77,11 @@ export async function route(context: ProxyContext, request: Request): Promise<Re
   const user = await signedInUser(context, request)
   if (!user) return refuse(request, errorAnswer(401, 'unauthorized', 'Sign in to use the tools.'), timeoutMs)
   context.telemetry.note(request, { user: user.user })
-  const wait = matched.followsJobs ? undefined : await overRate(context, user)
-  if (wait !== undefined) {
-    const headers = { 'Retry-After': String(wait) }
-    return refuse(request, errorAnswer(429, 'rateLimited', 'Too many requests; try again shortly.', { headers }), timeoutMs)
-  }
-  if (tool && !user.tools.includes(tool)) return refuse(request, toolNotAllowed(tool), timeoutMs)
+  const allowed = !tool || user.tools.includes(tool)
+  // A call the user may make is counted under the rate with its place under the cap, in one trip (callRoute).
+  const wait = matched.followsJobs || (kind === 'call' && allowed) ? undefined : await overRate(context, user)
+  if (wait !== undefined) return refuse(request, rateLimited(wait), timeoutMs)
+  if (!allowed) return refuse(request, toolNotAllowed(tool), timeoutMs)
   return matched.run!(context, request, user)
 }
 

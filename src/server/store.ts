@@ -3,9 +3,10 @@
  * rates, the Idempotency-Keys already counted, who each file was first issued to, the service's
  * URLs a job's request carried, a job's latest status and who watches it, and the webhooks seen.
  * Handles are signed and need no store. Every operation is atomic on its key, so instances
- * sharing one store count exactly; `publish`/`subscribe` carry job updates between them. The
- * proxy gives every operation a second: a store slower than that, or failing, answers 503
- * `store_unavailable` and nothing is sent to the service.
+ * sharing one store count exactly; `publish`/`subscribe` carry job updates between them. A
+ * request's operations go together through `batch` where the store has it (one round trip). The
+ * proxy gives every operation (and every batch) a second: a store slower than that, or failing,
+ * answers 503 `store_unavailable` and nothing is sent to the service.
  */
 export interface ProxyStore {
   /**
@@ -34,6 +35,94 @@ export interface ProxyStore {
    * listening, with a function that stops.
    */
   subscribe(channel: string, listener: StoreListener): Promise<() => Promise<void>>
+  /**
+   * Optional: runs `operations` in order in one round trip, answering each as its method would
+   * (one skipped by its `if`/`unless`: undefined). The proxy relies on each operation being atomic,
+   * not the batch. Without it, the proxy calls the methods one after another.
+   */
+  batch?(operations: readonly StoreOperation[]): Promise<unknown[]>
+}
+
+/** One of a store's operations, as `batch` takes it. */
+export type StoreOperation = (
+  | { op: 'increment'; key: string; delta: number; ttlMs: number }
+  | { op: 'claim'; key: string; ttlMs: number }
+  | { op: 'release'; key: string }
+  | { op: 'get'; key: string }
+  | { op: 'set'; key: string; value: string; ttlMs: number }
+  | { op: 'hold'; key: string; value: string; ttlMs: number }
+  | { op: 'lease'; key: string; owner: string; ttlMs: number }
+  | { op: 'publish'; channel: string; message: string }
+) & {
+  /** Runs only when the operation at this index (of the same batch) answered true or a text: a claim made, a key found. */
+  if?: number
+  /** Runs only when the operation at this index answered neither. */
+  unless?: number
+}
+
+/** What each operation answers, by its `op`. */
+interface Answers {
+  increment: number
+  claim: boolean
+  release: undefined
+  get: string | undefined
+  set: undefined
+  hold: string
+  lease: boolean
+  publish: undefined
+}
+/** A batch's answers, in order; a conditional operation's may be undefined (skipped). */
+export type BatchAnswers<T extends readonly StoreOperation[]> = {
+  [I in keyof T]: T[I] extends { op: infer K extends keyof Answers } ? (T[I] extends { if: number } | { unless: number } ? Answers[K] | undefined : Answers[K]) : never
+}
+
+/** Whether an operation is skipped, given the answers of those before it in its batch. */
+export function skipped(operation: StoreOperation, answers: readonly unknown[]): boolean {
+  const held = (index: number) => answers[index] === true || typeof answers[index] === 'string'
+  return (operation.if !== undefined && !held(operation.if)) || (operation.unless !== undefined && held(operation.unless))
+}
+
+type Methods = Omit<ProxyStore, 'subscribe' | 'batch'>
+/** Runs one operation with `methods`, which may answer at once (memoryStore's own) or with a promise. */
+export function runOperation(methods: { [K in keyof Methods]: (...args: Parameters<Methods[K]>) => unknown }, operation: StoreOperation): unknown {
+  switch (operation.op) {
+    case 'increment':
+      return methods.increment(operation.key, operation.delta, operation.ttlMs)
+    case 'claim':
+      return methods.claim(operation.key, operation.ttlMs)
+    case 'release':
+      return methods.release(operation.key)
+    case 'get':
+      return methods.get(operation.key)
+    case 'set':
+      return methods.set(operation.key, operation.value, operation.ttlMs)
+    case 'hold':
+      return methods.hold(operation.key, operation.value, operation.ttlMs)
+    case 'lease':
+      return methods.lease(operation.key, operation.owner, operation.ttlMs)
+    case 'publish':
+      return methods.publish(operation.channel, operation.message)
+  }
+}
+
+/**
+ * Runs `operations` in order, each by `run`; when `run` answers at once (memoryStore), all in one
+ * turn of the event loop, so no other request's operation comes between them.
+ */
+export async function inOrder(operations: readonly StoreOperation[], run: (operation: StoreOperation) => unknown): Promise<unknown[]> {
+  const answers: unknown[] = []
+  for (const operation of operations) {
+    const answer = skipped(operation, answers) ? undefined : run(operation)
+    answers.push(answer instanceof Promise ? await answer : answer)
+  }
+  return answers
+}
+
+/** Runs `operations` with the store's `batch` (one round trip), or, with a store that has none, one by one in order. */
+export async function together<const T extends readonly StoreOperation[]>(store: ProxyStore, operations: T): Promise<BatchAnswers<T>> {
+  if (operations.length === 0) return [] as unknown as BatchAnswers<T>
+  const answers = store.batch ? await store.batch(operations) : await inOrder(operations, (operation) => runOperation(store, operation))
+  return answers as unknown as BatchAnswers<T>
 }
 
 /** What a subscriber of a store channel is told. */
@@ -78,5 +167,6 @@ export function guardStore(store: ProxyStore, limitMs: number): ProxyStore {
     publish: guard(store.publish.bind(store)),
     // A subscription that lands after its caller gave up is nobody's: left, every message would be heard once more.
     subscribe: guard(store.subscribe.bind(store), (stop) => stop()),
+    batch: guard(async (operations: readonly StoreOperation[]): Promise<unknown[]> => [...(await together(store, operations))]),
   }
 }

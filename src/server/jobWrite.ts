@@ -1,0 +1,36 @@
+import { JOBS_CHANNEL, keys } from './keys.js'
+import { jobName, versionOf, type JobKey, type JobSnapshot } from './jobSnapshot.js'
+import { together, type ProxyStore, type StoreOperation } from './store.js'
+
+/**
+ * How a job's snapshot is written, kept `keepMs`: the first end written wins and every later write
+ * gives way to it; news is published to every instance. `also` goes in the same trip to the store.
+ */
+export function jobWriter(store: ProxyStore, keepMs: number) {
+  /** Writes a snapshot over `before`: the snapshot kept now, and what `also` answered. */
+  return async function write(key: JobKey, snapshot: JobSnapshot, before: JobSnapshot | undefined, also: readonly StoreOperation[] = []) {
+    if (before?.terminal) return { next: before, answers: await together(store, also) }
+    const next = { ...snapshot, since: before?.since ?? snapshot.since ?? snapshot.readAt }
+    const text = JSON.stringify(next)
+    const publish: StoreOperation[] = !before || versionOf(before) !== versionOf(next) ? [{ op: 'publish', channel: JOBS_CHANNEL, message: JSON.stringify({ key, snapshot: next }) }] : []
+    const statusKey = keys.status(jobName(key))
+    const endedKey = keys.ended(jobName(key))
+    if (next.terminal) {
+      // The first end written wins, atomically: it is what every later write gives way to.
+      const [ended, ...answers] = await together(store, [{ op: 'hold', key: endedKey, value: text, ttlMs: keepMs }, ...also])
+      await together(store, [{ op: 'set', key: statusKey, value: ended, ttlMs: keepMs }, ...(ended === text ? publish : [])])
+      return { next: ended === text ? next : (JSON.parse(ended) as JobSnapshot), answers }
+    }
+    // An end written before ours would be overwritten: the publish waits on its absence, and it is put back.
+    const [, ended, ...rest] = await together(store, [
+      { op: 'set', key: statusKey, value: text, ttlMs: keepMs },
+      { op: 'get', key: endedKey },
+      ...publish.map((operation) => ({ ...operation, unless: 1 })),
+      ...also,
+    ])
+    const answers = rest.slice(publish.length)
+    if (!ended) return { next, answers }
+    await store.set(statusKey, ended, keepMs)
+    return { next: JSON.parse(ended) as JobSnapshot, answers }
+  }
+}
