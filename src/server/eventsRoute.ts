@@ -91,7 +91,7 @@ export const jobOnStream = {
   /** Read once for every reader (jobStatus); a read that failed is told as the failure a read answers, and the page reads it itself. */
   async present(context: ProxyContext, job: UserStreamedJob): Promise<JobSnapshot> {
     try {
-      return await context.jobStatus.read(job.key)
+      return (await context.jobStatus.read(job.key)).snapshot
     } catch (error) {
       if (error instanceof StoreUnavailable) throw error
       // The stream waits on this read, not a request of the page's: nobody cancels it.

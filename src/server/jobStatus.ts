@@ -150,15 +150,18 @@ export function createJobStatus(store: ProxyStore, readService: (key: JobKey) =>
      * The job's status, from the store when it is current enough, else from the service; and the
      * text at `alsoKey`, read in the same trip to the store.
      */
-    async read(key: JobKey, alsoKey: string): Promise<{ snapshot: JobSnapshot; also: string | undefined }> {
+    async read(key: JobKey, alsoKey?: string): Promise<{ snapshot: JobSnapshot; also: string | undefined }> {
       const id = name(key)
       const claim = keys.reading(id)
       // The claim a read of the service needs comes in the same trip, unless the job was current here
       // lately (then a read is unlikely); one not needed is given back at once.
       const get = (key: string): StoreOperation => ({ op: 'get', key })
-      const operations = [get(statusKey(key)), get(keys.lease(id)), get(alsoKey)]
-      if (!((currentUntil.get(id) ?? 0) > Date.now())) operations.push({ op: 'claim', key: claim, ttlMs: options.freshMs })
-      const [text, lease, also, claimed] = (await together(store, operations)) as [string?, string?, string?, boolean?]
+      const operations = [get(statusKey(key)), get(keys.lease(id)), ...(alsoKey === undefined ? [] : [get(alsoKey)])]
+      const claiming = !((currentUntil.get(id) ?? 0) > Date.now())
+      if (claiming) operations.push({ op: 'claim', key: claim, ttlMs: options.freshMs })
+      const results = await together(store, operations)
+      const [text, lease, also] = [results[0], results[1], alsoKey === undefined ? undefined : results[2]] as [string?, string?, string?]
+      const claimed = claiming ? results.at(-1) === true : undefined
       const snapshot = parsed(text)
       const answer = (snapshot: JobSnapshot) => {
         if (ok(snapshot)) noteCurrent(id, snapshot)
