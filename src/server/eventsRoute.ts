@@ -5,8 +5,7 @@ import { toolNotAllowed } from './guards.js'
 import type { JobSnapshot } from './jobStatus.js'
 import type { Caller } from './guards.js'
 import { jobReply } from './rewrite.js'
-import { StoreUnavailable } from './store.js'
-import { failureOf } from './upstream.js'
+import { readFailure } from './jobRoute.js'
 import { MAX_STREAMED_JOBS, type RefusedJob } from './events.js'
 import { userJobsChannel } from './keys.js'
 
@@ -93,10 +92,8 @@ export const jobOnStream = {
     try {
       return (await context.jobStatus.read(job.key)).snapshot
     } catch (error) {
-      if (error instanceof StoreUnavailable) throw error
       // The stream waits on this read, not a request of the page's: nobody cancels it.
-      const page = { signal: new AbortController().signal }
-      const failure = context.service.failed(`GET ${job.key.toolPath}/jobs`, failureOf(error, { timedOut: false, ...page }), page)
+      const failure = readFailure(context, job.key.toolPath, error, { signal: new AbortController().signal })
       return { status: failure.status, body: await failure.text(), headers: {}, readAt: 0, terminal: false }
     }
   },

@@ -18,9 +18,14 @@ export async function jobRoute(context: ProxyContext, request: Request, user: Ca
     // What the job's request carried comes in the same trip to the store as its status.
     ;({ snapshot, also: written } = await context.jobStatus.read({ toolPath: tool.path, jobId }, keys.written(jobId)))
   } catch (error) {
-    if (error instanceof StoreUnavailable) throw error
-    return context.service.failed(`GET ${tool.path}/jobs`, failureOf(error, { timedOut: false, signal: request.signal }), request)
+    return readFailure(context, tool.path, error, request)
   }
   context.telemetry.note(request, { upstreamStatus: snapshot.status })
   return replyResponse(await jobReply(context, snapshot, user, tool, jobId, handle, written ?? null))
+}
+
+/** A job read the service failed, answered as the proxy answers that failure; a store's failure is the router's to answer. */
+export function readFailure(context: ProxyContext, toolPath: string, error: unknown, request: Pick<Request, 'signal'>): Response {
+  if (error instanceof StoreUnavailable) throw error
+  return context.service.failed(`GET ${toolPath}/jobs`, failureOf(error, { timedOut: false, signal: request.signal }), request)
 }
