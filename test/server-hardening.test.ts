@@ -304,6 +304,8 @@ describe('a failing or slow store', () => {
     set: () => Promise.reject(new Error('connection lost')),
     hold: () => Promise.reject(new Error('connection lost')),
     lease: () => Promise.reject(new Error('connection lost')),
+    push: () => Promise.reject(new Error('connection lost')),
+    list: () => Promise.reject(new Error('connection lost')),
     publish: () => Promise.reject(new Error('connection lost')),
     subscribe: () => Promise.reject(new Error('connection lost')),
   }

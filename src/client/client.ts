@@ -266,15 +266,14 @@ export function createClient(tools: readonly ToolDefinition[], options: ToolsCli
   async function start(id: string, input: unknown, opts: CallOptions = {}): Promise<JobHandle> {
     const tool = definition(id)
     if (tool.mode !== 'deferred') throw validationError([issue('tool', 'sync-tool')], id)
-    const sentAt = performance.now()
     const { response, body } = await call(tool, input, opts)
     offerStream(response)
     const { jobId, status, requestId } = asRecord(body) ?? {}
     if (typeof jobId !== 'string' || !jobId || typeof status !== 'string' || typeof requestId !== 'string') {
       throw malformed(tool, 'a 202 needs jobId, status and requestId', body, response.status)
     }
-    // The proxy adds it to the page's stream if open when it was sent: no need to open another for it.
-    if (streamNamed) void eventHub().then((loaded) => loaded.started(tool.id, jobId, sentAt))
+    // The proxy adds it to the page's stream, open or opening: no need to open another for it.
+    if (streamNamed) void eventHub().then((loaded) => loaded.started(tool.id, jobId))
     return { tool: tool.id, jobId, status, requestId }
   }
 

@@ -59,16 +59,16 @@ export function createEventHub(options: EventHubOptions) {
    * many as a stream's id names: its jobs in flight and the last that ended.
    */
   const heard = new Map<string, Pushed>()
-  /** The open stream, the jobs it carries (named, started since it answered, or heard on it), and when it answered (`performance.now()`). */
-  let connection: { controller: AbortController; keys: Set<string>; readyAt?: number } | undefined
+  /** The open stream, the jobs it carries (named, started while it was open or opening, or heard on it), and those it said it cannot. */
+  let connection: { controller: AbortController; keys: Set<string>; full: Set<string> } | undefined
   /** The last event id: it names each job's version, so any set of jobs resumes from it. */
   let resume = ''
   let failures = 0
   let retryAt = 0
   let scheduled = false
 
-  /** The jobs a stream carries: the first `MAX_JOBS` in a stable order. */
-  const streamed = () => [...jobs.keys()].sort().slice(0, MAX_JOBS)
+  /** The jobs a stream carries: the first `MAX_JOBS` in a stable order, but those the open one cannot (until it is opened again). */
+  const streamed = () => [...jobs.keys()].filter((key) => !connection?.full.has(key)).sort().slice(0, MAX_JOBS)
 
   function schedule() {
     if (scheduled) return
@@ -115,7 +115,7 @@ export function createEventHub(options: EventHubOptions) {
 
   async function open(address: string, wanted: string[]) {
     const controller = new AbortController()
-    const current: NonNullable<typeof connection> = (connection = { controller, keys: new Set(wanted) })
+    const current: NonNullable<typeof connection> = (connection = { controller, keys: new Set(wanted), full: new Set() })
     const openedAt = Date.now()
     let heard = false
     try {
@@ -133,11 +133,10 @@ export function createEventHub(options: EventHubOptions) {
         await response.body?.cancel().catch(() => {})
         throw new Error(`event stream: ${response.status}`)
       }
-      current.readyAt = performance.now()
       const parser = createParser({
         onEvent(event) {
           if (event.id !== undefined) resume = event.id
-          if (event.event !== 'job') return
+          if (event.event !== 'job' && event.event !== 'full') return
           // A stream that carries events is a healthy one: its next failure is tried again at once.
           heard = true
           failures = 0
@@ -147,8 +146,15 @@ export function createEventHub(options: EventHubOptions) {
           } catch {
             return // not the proxy's: the safety read covers what it meant
           }
-          if (typeof data.tool !== 'string' || typeof data.jobId !== 'string' || typeof data.status !== 'number') return
           const key = `${data.tool}:${data.jobId}`
+          if (event.event === 'full') {
+            // It carries as many jobs as it may: this one is polled, as with no stream.
+            current.keys.delete(key)
+            current.full.add(key)
+            for (const watcher of jobs.get(key) ?? []) watcher.wake?.('poll')
+            return
+          }
+          if (typeof data.tool !== 'string' || typeof data.jobId !== 'string' || typeof data.status !== 'number') return
           current.keys.add(key)
           // A refusal (a job gone, a session ended) is read as a read would be, with its error.
           tell(key, data.status >= 200 && data.status < 300 ? { status: data.status, body: data.body } : 'read')
@@ -186,9 +192,13 @@ export function createEventHub(options: EventHubOptions) {
       schedule()
     },
 
-    /** A job this client started, its call sent at `sentAt` (`performance.now()`): a stream that had answered by then carries it. */
-    started(tool: string, jobId: string, sentAt: number) {
-      if (connection?.readyAt !== undefined && sentAt > connection.readyAt) connection.keys.add(`${tool}:${jobId}`)
+    /**
+     * A job this client started: the stream open or opening carries it (the proxy adds the user's
+     * new jobs, and those created just before it opened), unless it said it cannot.
+     */
+    started(tool: string, jobId: string) {
+      const key = `${tool}:${jobId}`
+      if (connection && !connection.full.has(key)) connection.keys.add(key)
     },
 
     /** Follows one job on the stream until `stop()`. */

@@ -4,7 +4,8 @@ import { bodyOf, byteLimit, fixedLength, refuse, smallBody, tooLarge } from './b
 import type { ProxyContext } from './context.js'
 import { formFieldReader } from './formFields.js'
 import { endedIn, type JobKey } from './jobStatus.js'
-import { keys, userJobsChannel } from './keys.js'
+import { keys } from './keys.js'
+import { newJobNews } from './eventsRoute.js'
 import { AnswerTooLarge, artifactPaths, stringsIn } from './links.js'
 import { billable, outcomeOfFailure, reserveWith, type CallOutcome } from './money.js'
 import { overRate, rateCount, rateLimited, type Caller } from './guards.js'
@@ -142,7 +143,7 @@ function formPaths(fields: string[] | undefined, service: string): Set<string> |
 async function recordCreation(context: ProxyContext, user: Caller, tool: Tool, jobId: string, answer: Answer, written: Set<string> | 'unknown') {
   const { jobStatus } = context
   // All in one trip to the store with the status's write: what the request carried, and the news for the user's streams.
-  const also: StoreOperation[] = [{ op: 'publish', channel: userJobsChannel(user.storeId), message: JSON.stringify({ tool: tool.id, jobId }) }]
+  const also: StoreOperation[] = newJobNews(user, tool.id, jobId)
   if (written === 'unknown' || written.size > 0) {
     also.unshift({ op: 'set', key: keys.written(jobId), value: JSON.stringify(written === 'unknown' ? written : [...written]), ttlMs: MEMORY_TTL })
   }

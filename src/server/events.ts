@@ -1,6 +1,6 @@
 import { jobName } from './jobSnapshot.js'
 import { versionOf, type JobKey, type JobSnapshot, type JobStatus } from './jobStatus.js'
-import { EVENT_STREAM_HEADERS, eventId, jobEvent, jobTag, versionsIn } from './streamFormat.js'
+import { EVENT_STREAM_HEADERS, eventId, fullEvent, jobEvent, jobTag, versionsIn } from './streamFormat.js'
 
 /** One job a stream carries: where it is in the store, and how the page names it. */
 export interface StreamedJob {
@@ -77,8 +77,8 @@ export function createEventStreams<J extends StreamedJob>(jobStatus: JobStatus, 
 
     /**
      * A stream of `jobs` for one page (`lastEventId`: the id the page saw last), with the `refused`
-     * ones' refusals, and `add`, which puts one more on it (ignored once it carries
-     * `MAX_STREAMED_JOBS` in flight, or the job already).
+     * ones' refusals, and `add`, which puts one more on it (ignored if it carries the job already;
+     * once it carries `MAX_STREAMED_JOBS` in flight, told to the page as not carried).
      */
     open(
       jobs: readonly J[],
@@ -151,7 +151,7 @@ export function createEventStreams<J extends StreamedJob>(jobStatus: JobStatus, 
       const add = (job: J) => {
         const name = jobName(job.key)
         if (closed || carried.some((each) => jobName(each.job.key) === name)) return
-        if (carried.filter((each) => !each.ended).length >= MAX_STREAMED_JOBS) return
+        if (carried.filter((each) => !each.ended).length >= MAX_STREAMED_JOBS) return send(fullEvent(job.tool, job.handle))
         const tag = jobTag(job.tool, job.handle)
         const entry = { job, tag, sent: resumed.get(tag) ?? '', seen: resumed.get(tag) ?? '', ended: false }
         carried.push(entry)

@@ -7,12 +7,13 @@ import type { Caller } from './guards.js'
 import { jobReply } from './rewrite.js'
 import { readFailure } from './jobRoute.js'
 import { MAX_STREAMED_JOBS, type RefusedJob } from './events.js'
-import { userJobsChannel } from './keys.js'
+import { keys, userJobsChannel } from './keys.js'
+import type { StoreOperation } from './store.js'
 
 /**
  * `GET {basePath}/events?job=<tool id>:<handle>&…`: one stream of the page's jobs, each bound to
  * this user like a read (one they may not read gets the refusal a read would); the jobs this user
- * starts while it is open (on any instance) join it.
+ * starts while it is open (on any instance), or started just before, join it.
  */
 export async function eventsRoute(context: ProxyContext, request: Request, user: Caller): Promise<Response> {
   const wanted = new URL(request.url).searchParams.getAll('job')
@@ -49,18 +50,23 @@ export async function eventsRoute(context: ProxyContext, request: Request, user:
   }
   // Listening before the stream answers: a job the page starts once it has the answer is heard.
   const stream: { add?: (job: UserStreamedJob) => void } = {}
-  const unsubscribe = await context.store
-    .subscribe(userJobsChannel(user.storeId), {
-      message: (text) =>
-        void userJob(context, user, text).then(
-          (job) => job && stream.add?.(job),
-          (error: unknown) => context.service.report(`a new job could not join its user's stream: ${String(error)}`),
-        ),
-    })
-    .catch((error: unknown) => {
-      leave()
-      throw error
-    })
+  const join = (text: string) =>
+    void userJob(context, user, text).then(
+      (job) => job && stream.add?.(job),
+      (error: unknown) => context.service.report(`a new job could not join its user's stream: ${String(error)}`),
+    )
+  let unsubscribe: (() => Promise<void>) | undefined
+  let recent: string[]
+  try {
+    unsubscribe = await context.store.subscribe(userJobsChannel(user.storeId), { message: join })
+    // Then the jobs created lately, whose news may have gone before the subscription: one the page
+    // started while this stream was on its way is carried all the same.
+    recent = await context.store.list(keys.recentJobs(user.storeId))
+  } catch (error) {
+    unsubscribe?.().catch(() => {})
+    leave()
+    throw error
+  }
   context.telemetry.stream('opened')
   // Counted while open: the page closing it, or its end, gives the place back.
   const { response, add } = context.events.open(jobs, refused, request.headers.get('last-event-id'), request.signal, () => {
@@ -69,7 +75,21 @@ export async function eventsRoute(context: ProxyContext, request: Request, user:
     leave()
   })
   stream.add = add
+  for (const text of recent) if ((JSON.parse(text) as { at: number }).at > Date.now() - RECENT_MS) join(text)
+  stream.add = add
   return response
+}
+
+/** How long a new job stays in its user's recent list: far longer than a stream takes to open. */
+const RECENT_MS = 30_000
+
+/** A new job's news, in its creation's trip to the store: told to the user's open streams, and kept a while for one opening now. */
+export function newJobNews(user: Caller, tool: string, jobId: string): StoreOperation[] {
+  const news = JSON.stringify({ tool, jobId, at: Date.now() })
+  return [
+    { op: 'publish', channel: userJobsChannel(user.storeId), message: news },
+    { op: 'push', key: keys.recentJobs(user.storeId), value: news, max: MAX_STREAMED_JOBS, ttlMs: RECENT_MS },
+  ]
 }
 
 /** A job the user started, as told on their channel, with its handle for them; undefined for anything else. */

@@ -12,7 +12,7 @@ export interface MemoryStoreOptions {
  */
 export function memoryStore({ maxEntries = 100_000 }: MemoryStoreOptions = {}): ProxyStore {
   if (!(maxEntries >= 1)) throw new TypeError('memoryStore: `maxEntries` must be 1 or more.')
-  type Entry = { value: number; text?: string; expiresAt: number }
+  type Entry = { value: number; text?: string; items?: string[]; expiresAt: number }
   const entries = new Map<string, Entry>()
   /** Writes an entry as the newest; past the limit, drops what expired, then the oldest. */
   const put = (key: string, entry: Entry) => {
@@ -85,6 +85,11 @@ export function memoryStore({ maxEntries = 100_000 }: MemoryStoreOptions = {}): 
       put(key, { value: 0, text: owner, expiresAt: Date.now() + ttlMs })
       return true
     },
+    push(key: string, value: string, max: number, ttlMs: number) {
+      sweep()
+      put(key, { value: 0, items: [...(live(key)?.items ?? []), value].slice(-max), expiresAt: Date.now() + ttlMs })
+    },
+    list: (key: string) => [...(live(key)?.items ?? [])],
     publish(channel: string, message: string) {
       // Delivered after the publisher's turn, as a network store would.
       for (const listener of channels.get(channel) ?? []) queueMicrotask(() => listener.message(message))
@@ -98,6 +103,8 @@ export function memoryStore({ maxEntries = 100_000 }: MemoryStoreOptions = {}): 
     set: async (key, text, ttlMs) => now.set(key, text, ttlMs),
     hold: async (key, text, ttlMs) => now.hold(key, text, ttlMs),
     lease: async (key, owner, ttlMs) => now.lease(key, owner, ttlMs),
+    push: async (key, value, max, ttlMs) => now.push(key, value, max, ttlMs),
+    list: async (key) => now.list(key),
     publish: async (channel, message) => now.publish(channel, message),
     batch: (operations) => inOrder(operations, (operation) => runOperation(now, operation)),
     async subscribe(channel, listener) {

@@ -4,7 +4,7 @@
  * Every operation, and a batch of them, in one script (one round trip, atomic on the Redis server:
  * two instances never interleave inside it). ARGV holds four slots per operation: its name, its
  * condition (n > 0: only if operation n answered true or a text; n < 0: only if operation -n did
- * not), two arguments. KEYS holds each operation's key in order (a publish has none). A skipped
+ * not), two arguments (a push's second is its max and TTL, space between). KEYS holds each operation's key in order (a publish has none). A skipped
  * operation answers false (nil); a made claim or lease 1, a refused one 0.
  */
 export const BATCH = `
@@ -39,6 +39,14 @@ ops.lease = function(key, owner, ttl)
   redis.call('SET', key, owner, 'PX', ttl)
   return 1, true
 end
+ops.push = function(key, value, limits)
+  local max, ttl = string.match(limits, '^(%d+) (%d+)$')
+  redis.call('RPUSH', key, value)
+  redis.call('LTRIM', key, -tonumber(max), -1)
+  redis.call('PEXPIRE', key, ttl)
+  return false, false
+end
+ops.list = function(key) return redis.call('LRANGE', key, 0, -1), true end
 local answers, held, k = {}, {}, 1
 for i = 1, #ARGV, 4 do
   local n, condition = (i + 3) / 4, tonumber(ARGV[i + 1])

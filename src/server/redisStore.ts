@@ -77,7 +77,10 @@ export function redisStore(client: RedisEvalClient, { prefix = 'tools-proxy:', o
         return [...head, ttl(operation.ttlMs), '']
       case 'release':
       case 'get':
+      case 'list':
         return [...head, '', '']
+      case 'push':
+        return [...head, operation.value, `${Math.max(1, Math.trunc(operation.max))} ${ttl(operation.ttlMs)}`]
       case 'set':
       case 'hold':
         return [...head, operation.value, ttl(operation.ttlMs)]
@@ -93,6 +96,7 @@ export function redisStore(client: RedisEvalClient, { prefix = 'tools-proxy:', o
     if (operation.op === 'increment') return Number(answer)
     if (operation.op === 'claim' || operation.op === 'lease') return Number(answer) === 1
     if (operation.op === 'get' || operation.op === 'hold') return String(answer)
+    if (operation.op === 'list') return (answer as unknown[]).map(String)
     return undefined
   }
   let sha1: Promise<string> | undefined
@@ -126,6 +130,8 @@ export function redisStore(client: RedisEvalClient, { prefix = 'tools-proxy:', o
     set: async (key, value, ttlMs) => void (await one({ op: 'set', key, value, ttlMs })),
     hold: async (key, value, ttlMs) => (await one({ op: 'hold', key, value, ttlMs })) as string,
     lease: async (key, owner, ttlMs) => (await one({ op: 'lease', key, owner, ttlMs })) as boolean,
+    push: async (key, value, max, ttlMs) => void (await one({ op: 'push', key, value, max, ttlMs })),
+    list: async (key) => (await one({ op: 'list', key })) as string[],
     publish: async (channel, message) => {
       await client.publish(prefix + channel, message)
     },

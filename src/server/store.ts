@@ -27,6 +27,10 @@ export interface ProxyStore {
   hold(key: string, value: string, ttlMs: number): Promise<string>
   /** Sets `key` to `owner` for `ttlMs` when it is unset or already `owner`'s (a renewal): true when `owner` holds it now. */
   lease(key: string, owner: string, ttlMs: number): Promise<boolean>
+  /** Appends `value` to the list at `key`, which keeps its last `max` and expires `ttlMs` after its last push. */
+  push(key: string, value: string, max: number, ttlMs: number): Promise<void>
+  /** The list at `key`, oldest first (empty when none). */
+  list(key: string): Promise<string[]>
   /** Sends `message` to every subscriber of `channel`, in every instance sharing the store. */
   publish(channel: string, message: string): Promise<void>
   /**
@@ -52,6 +56,8 @@ export type StoreOperation = (
   | { op: 'set'; key: string; value: string; ttlMs: number }
   | { op: 'hold'; key: string; value: string; ttlMs: number }
   | { op: 'lease'; key: string; owner: string; ttlMs: number }
+  | { op: 'push'; key: string; value: string; max: number; ttlMs: number }
+  | { op: 'list'; key: string }
   | { op: 'publish'; channel: string; message: string }
 ) & {
   /** Runs only when the operation at this index (of the same batch) answered true or a text: a claim made, a key found. */
@@ -69,6 +75,8 @@ interface Answers {
   set: undefined
   hold: string
   lease: boolean
+  push: undefined
+  list: string[]
   publish: undefined
 }
 /** A batch's answers, in order; a conditional operation's may be undefined (skipped). */
@@ -100,6 +108,10 @@ export function runOperation(methods: { [K in keyof Methods]: (...args: Paramete
       return methods.hold(operation.key, operation.value, operation.ttlMs)
     case 'lease':
       return methods.lease(operation.key, operation.owner, operation.ttlMs)
+    case 'push':
+      return methods.push(operation.key, operation.value, operation.max, operation.ttlMs)
+    case 'list':
+      return methods.list(operation.key)
     case 'publish':
       return methods.publish(operation.channel, operation.message)
   }
@@ -164,6 +176,8 @@ export function guardStore(store: ProxyStore, limitMs: number): ProxyStore {
     set: guard(store.set.bind(store)),
     hold: guard(store.hold.bind(store)),
     lease: guard(store.lease.bind(store)),
+    push: guard(store.push.bind(store)),
+    list: guard(store.list.bind(store)),
     publish: guard(store.publish.bind(store)),
     // A subscription that lands after its caller gave up is nobody's: left, every message would be heard once more.
     subscribe: guard(store.subscribe.bind(store), (stop) => stop()),

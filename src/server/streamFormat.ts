@@ -18,6 +18,10 @@ export function jobEvent(tool: string, handle: string, status: number, json: str
   return encoder.encode(`${id === undefined ? '' : `id: ${id}\n`}event: job\ndata: ${data.replace(/\n/g, '\ndata: ')}\n\n`)
 }
 
+/** A job the stream does not carry (it carries as many in flight as it may): the page follows it without the stream. */
+export const fullEvent = (tool: string, handle: string): Uint8Array =>
+  encoder.encode(`event: full\ndata: {"tool":${JSON.stringify(tool)},"jobId":${JSON.stringify(handle)}}\n\n`)
+
 /** A job's short tag in an event id. */
 export const jobTag = (tool: string, handle: string) => hashText(`${tool}:${handle}`)
 
