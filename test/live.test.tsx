@@ -34,6 +34,8 @@ let pageRequests: { kind: 'events' | 'read' | 'call'; lastEventId: string | null
 let refusals = 0
 /** How the next event stream requests are answered instead of by the proxy, while this says so. */
 let breakStreams: (() => Response | Promise<Response>) | undefined
+/** Event stream requests wait for this before they reach the proxy, as on a slow network, while it is set. */
+let holdStreams: Promise<void> | undefined
 /** Event streams are cut (as a network error) this long after they open, while this says so. */
 let cutStreamsAfter: number | undefined
 
@@ -75,6 +77,7 @@ function setup(options: Partial<ToolsProxyOptions> = {}) {
     const kind = path.endsWith('/events') ? 'events' : request.method === 'GET' ? 'read' : 'call'
     pageRequests.push({ kind, lastEventId: request.headers.get('last-event-id') })
     if (kind === 'events' && breakStreams) return breakStreams()
+    if (kind === 'events') await holdStreams
     inFlight++
     try {
       const response = await proxy.handle(request)
@@ -116,6 +119,7 @@ afterEach(() => {
   pageRequests = []
   refusals = 0
   breakStreams = undefined
+  holdStreams = undefined
   cutStreamsAfter = undefined
   serviceReads = 0
   statusOf = () => 'processing'
@@ -347,6 +351,45 @@ describe('client.run and client.wait behind a proxy with webhooks', () => {
     // One stream for the page's life: every job started joined it with its first state, none reopened it, none was read.
     expect(count('events')).toBe(1)
     expect(count('read')).toBe(0)
+  }, 30_000)
+
+  it('carry on the stream the jobs started while it was still opening: one stream, no read', async () => {
+    const { client, hook } = setup()
+    let arrive = () => {}
+    holdStreams = new Promise((resolve) => (arrive = resolve))
+    const waits: ReturnType<typeof track<Job>>[] = []
+    const handles: string[] = []
+    for (let n = 0; n < 5; n++) {
+      const { jobId } = await client.start('valuation/report', REPORT)
+      handles.push(jobId)
+      waits.push(track(client.wait('valuation/report', jobId)))
+      await advance(100)
+    }
+    // The first job's stream was asked for at once, and has not answered yet.
+    expect(count('events')).toBe(1)
+    arrive()
+    await advance(100)
+    for (let n = 0; n < 5; n++) await hook(`job_${jobs - 4 + n}`, 'completed')
+    await until(() => expect(waits.every((wait) => wait.value?.status === 'completed')).toBe(true))
+    expect(count('events')).toBe(1)
+    expect(count('read')).toBe(0)
+  })
+
+  it('poll a job the stream cannot carry (50 in flight on it already), from the moment it says so', async () => {
+    const { client, hook } = setup()
+    const waits: ReturnType<typeof track<Job>>[] = []
+    for (let n = 0; n < 51; n++) {
+      waits.push(track(client.start('valuation/report', REPORT).then(({ jobId }) => client.wait('valuation/report', jobId))))
+      await advance(100)
+    }
+    await advance(1_500)
+    await hook(`job_${jobs}`, 'completed')
+    // Polled as with no stream: a read as it was told, then one a second while the job is young.
+    await advance(1_100)
+    await until(() => expect(waits[50]!.value?.status).toBe('completed'))
+    expect(count('read')).toBeLessThanOrEqual(3)
+    expect(count('events')).toBe(1)
+    expect(waits.slice(0, 50).every((wait) => wait.value === undefined && wait.error === undefined)).toBe(true)
   }, 30_000)
 
   it('never open a stream on another origin, whatever the answer names', async () => {

@@ -424,7 +424,33 @@ describe('a job’s present state, first on the stream', () => {
   })
 })
 
+/**
+ * A stream opened after its user started jobs (their news went before it subscribed, as when the
+ * page starts them while its stream is on the way) carries the jobs of theirs created lately, with
+ * their present state, and no older one nor anyone else's.
+ */
+async function joinsRecentJobs(store: ProxyStore) {
+  vi.useFakeTimers({ toFake: ['Date'] })
+  const options = { store, webhooks: { secret: WEBHOOK_SECRET } }
+  const [one, other] = [proxyWith(options), proxyWith(options)]
+  const old = await other.start('alice')
+  vi.setSystemTime(Date.now() + 31_000)
+  const named = await one.start('alice')
+  const recent = await other.start('alice')
+  const bobs = await other.start('bob')
+  const stream = reader(await one.listen('alice', [named.handle]).response)
+  const joined = [await stream.created(), await stream.created()]
+  expect(joined.map((each) => each !== 'end' && each.jobId).sort()).toEqual([named.handle, recent.handle].sort())
+  for (const { jobId } of [old, bobs, recent, named]) await other.hook({ data: { jobId, status: 'completed' } })
+  const ends = [await stream.next(), await stream.next()]
+  expect(ends.map((each) => each !== 'end' && [each.jobId, each.body.status]).sort()).toEqual([[named.handle, 'completed'], [recent.handle, 'completed']].sort())
+  expect(await stream.next()).toBe('end')
+  expect(reads()).toBe(0)
+}
+
 describe('one stream for the page’s life', () => {
+  it('carries the jobs its user started lately, whose news went before it opened', () => joinsRecentJobs(memoryStore()))
+
   it('carries the jobs its user starts while it is open, on any instance, and nobody else’s', async () => {
     const store = memoryStore()
     const options = { store, webhooks: { secret: WEBHOOK_SECRET } }
@@ -443,6 +469,21 @@ describe('one stream for the page’s life', () => {
     )
     expect(await stream.next()).toBe('end')
     expect(reads()).toBe(0)
+  })
+
+  it('says of a job it cannot carry, with 50 in flight already, that it does not carry it', async () => {
+    const { start, listen, hook } = proxyWith({ webhooks: { secret: WEBHOOK_SECRET } })
+    const carried: Awaited<ReturnType<typeof start>>[] = []
+    for (let n = 0; n < 50; n++) carried.push(await start())
+    const stream = reader(await listen('alice', carried.map((job) => job.handle)).response)
+    for (let n = 0; n < carried.length; n++) await stream.created()
+    const over = await start()
+    expect(await stream.next()).toEqual({ id: undefined, event: 'full', tool: 'valuation/report', jobId: over.handle })
+    // One ended: the next job fits.
+    await hook({ data: { jobId: carried[0]!.jobId, status: 'completed' } })
+    expect(await stream.next()).toMatchObject({ jobId: carried[0]!.handle, body: { status: 'completed' } })
+    const next = await start()
+    expect(await stream.created()).toMatchObject({ jobId: next.handle })
   })
 
   it('resumes a job that joined it with Last-Event-ID: nothing it had is sent again', async () => {
@@ -550,6 +591,10 @@ describe('on a real Redis', () => {
       }
       expect(reads()).toBe(0)
     })
+  })
+
+  it('a stream carries the jobs its user started lately, kept in Redis', async () => {
+    await joinsRecentJobs(redisStore(await redis.connect(), { prefix: 'recent:', onError: () => {} }))
   })
 
   describe('webhooks through Redis trouble (a real redis-server, frozen and restarted)', () => {

@@ -71,6 +71,15 @@ describe.each(stores)('%s', (_name, make) => {
     expect(racers.filter(Boolean)).toHaveLength(1)
   })
 
+  it('keeps a list of its last `max` pushes, oldest first', async () => {
+    const { store } = make()
+    expect(await store.list('recent')).toEqual([])
+    for (const value of ['a', 'b', 'c', 'd']) await store.push('recent', value, 3, 60_000)
+    expect(await store.list('recent')).toEqual(['b', 'c', 'd'])
+    await Promise.all(Array.from({ length: 20 }, (_, n) => store.push('racing', String(n), 50, 60_000)))
+    expect((await store.list('racing')).sort()).toEqual(Array.from({ length: 20 }, (_, n) => String(n)).sort())
+  })
+
   it('publishes to every subscriber of a channel, until each stops', async () => {
     const { store } = make()
     const heard: string[][] = [[], []]
@@ -121,6 +130,28 @@ describe('expiry', () => {
     expect(await raw.pTTL(`${prefix}calls:a`)).toBeLessThanOrEqual(50_000)
     await store.claim('seen:k', 30_000)
     expect(await raw.pTTL(`${prefix}seen:k`)).toBeGreaterThan(20_000)
+  })
+
+  it('a list expires its time to live after its last push', async () => {
+    vi.useFakeTimers()
+    try {
+      const store = memoryStore()
+      await store.push('recent', 'a', 50, 1000)
+      await vi.advanceTimersByTimeAsync(600)
+      await store.push('recent', 'b', 50, 1000)
+      await vi.advanceTimersByTimeAsync(600)
+      expect(await store.list('recent')).toEqual(['a', 'b'])
+      await vi.advanceTimersByTimeAsync(400)
+      expect(await store.list('recent')).toEqual([])
+    } finally {
+      vi.useRealTimers()
+    }
+    const { store, prefix } = stores[1]![1]()
+    await store.push('recent', 'a', 50, 900_000)
+    await store.push('recent', 'b', 50, 30_000)
+    const ttl = await raw.pTTL(`${prefix}recent`)
+    expect(ttl).toBeGreaterThan(20_000)
+    expect(ttl).toBeLessThanOrEqual(30_000)
   })
 })
 
@@ -258,9 +289,17 @@ describe.each(batchStores)('a batch on %s', (_name, make) => {
       { op: 'lease', key: 'lease', owner: 'b', ttlMs: 60_000 },
       { op: 'release', key: 'reading' },
       { op: 'publish', channel: 'jobs', message: 'hello' },
+      { op: 'push', key: 'recent', value: 'x', max: 2, ttlMs: 60_000 },
+      { op: 'push', key: 'recent', value: 'y', max: 2, ttlMs: 60_000 },
+      { op: 'push', key: 'recent', value: 'z', max: 2, ttlMs: 60_000 },
+      { op: 'list', key: 'recent' },
+      { op: 'list', key: 'none' },
     ] as const satisfies readonly StoreOperation[]
     const answers = await together(store, operations)
-    expect(answers).toEqual(['paths', undefined, true, false, 1, undefined, undefined, undefined, 'alice', 'alice', true, false, undefined, undefined])
+    expect(answers).toEqual([
+      ...['paths', undefined, true, false, 1, undefined, undefined, undefined, 'alice', 'alice', true, false, undefined, undefined],
+      ...[undefined, undefined, undefined, ['y', 'z'], []],
+    ])
     expect(await store.get('status')).toBe('done')
     expect(await store.get('skipped')).toBeUndefined()
     expect(await store.claim('reading', 60_000)).toBe(true)
