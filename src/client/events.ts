@@ -46,9 +46,10 @@ interface Watcher {
  * One Server-Sent Events stream per client, for every job it follows: the proxy names it in a
  * job's answers (`X-Tools-Events`), and pushes each job read's answer as the job joins the stream
  * (its present state) and as it changes. It is read with fetch (the client's headers and cookies
- * go with it). Jobs this client starts while it is open join it (the proxy adds the user's new
- * jobs); it is opened again only for a job it does not carry, or resumed with `Last-Event-ID` when
- * it ends; any failure falls back to polling.
+ * go with it). Jobs this client starts while it is open or opening join it (the proxy adds the
+ * user's new jobs, and those created just before it opened); it is opened again only for a job it
+ * does not carry, or resumed with `Last-Event-ID` when it ends; a job it says it cannot carry
+ * (`full`), and any failure, fall back to polling.
  */
 export function createEventHub(options: EventHubOptions) {
   let url: string | undefined

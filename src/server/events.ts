@@ -43,7 +43,8 @@ const HEARTBEAT = encoder.encode(': \n\n')
 /**
  * Server-Sent Events for the jobs one page watches: each event the job read's answer for that page,
  * `{ tool, jobId, status, body }`, sent when a job joins (its present state, unless the page has it
- * already) and when it changes; a job the page may not read, its refusal, once. Jobs join an open
+ * already) and when it changes; a job the page may not read, its refusal, once; one past
+ * `MAX_STREAMED_JOBS` in flight, `event: full` (not carried), once. Jobs join an open
  * stream (`add`): the user's new jobs, as the route hears of them. The event id lists, job by job,
  * a tag of the job and the version last sent (a hash of the status and body), so a page that
  * reconnects with `Last-Event-ID` gets exactly what changed meanwhile, in whatever order instances
