@@ -50,8 +50,8 @@ export async function eventsRoute(context: ProxyContext, request: Request, user:
   }
   // Listening before the stream answers: a job the page starts once it has the answer is heard.
   const stream: { add?: (job: UserStreamedJob) => void } = {}
-  const join = (text: string) =>
-    void userJob(context, user, text).then(
+  const join = (text: string, since = 0) =>
+    void userJob(context, user, text, since).then(
       (job) => job && stream.add?.(job),
       (error: unknown) => context.service.report(`a new job could not join its user's stream: ${String(error)}`),
     )
@@ -75,7 +75,7 @@ export async function eventsRoute(context: ProxyContext, request: Request, user:
     leave()
   })
   stream.add = add
-  for (const text of recent) if ((JSON.parse(text) as { at: number }).at > Date.now() - RECENT_MS) join(text)
+  for (const text of recent) join(text, Date.now() - RECENT_MS)
   stream.add = add
   return response
 }
@@ -92,10 +92,11 @@ export function newJobNews(user: Caller, tool: string, jobId: string): StoreOper
   ]
 }
 
-/** A job the user started, as told on their channel, with its handle for them; undefined for anything else. */
-async function userJob(context: ProxyContext, user: Caller, text: string): Promise<UserStreamedJob | undefined> {
-  const { tool: id, jobId } = JSON.parse(text) as { tool: string; jobId: string }
+/** A job the user started (created after `since`, when given), as told on their channel, with its handle for them; undefined for anything else. */
+async function userJob(context: ProxyContext, user: Caller, text: string, since: number): Promise<UserStreamedJob | undefined> {
+  const { tool: id, jobId, at } = JSON.parse(text) as { tool: string; jobId: string; at: number }
   const tool = getTool(id)
+  if (since && !(at > since)) return undefined
   if (!tool || tool.mode !== 'deferred' || !user.tools.includes(tool.id)) return undefined
   return { key: { toolPath: tool.path, jobId }, tool: tool.id, handle: await context.handles.job(user.user, tool.id, jobId), user }
 }
