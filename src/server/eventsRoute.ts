@@ -76,7 +76,6 @@ export async function eventsRoute(context: ProxyContext, request: Request, user:
   })
   stream.add = add
   for (const text of recent) join(text, Date.now() - RECENT_MS)
-  stream.add = add
   return response
 }
 

@@ -4,8 +4,9 @@
  * Every operation, and a batch of them, in one script (one round trip, atomic on the Redis server:
  * two instances never interleave inside it). ARGV holds four slots per operation: its name, its
  * condition (n > 0: only if operation n answered true or a text; n < 0: only if operation -n did
- * not), two arguments (a push's second is its max and TTL, space between). KEYS holds each operation's key in order (a publish has none). A skipped
- * operation answers false (nil); a made claim or lease 1, a refused one 0.
+ * not), two arguments (a push's second is its max and TTL, space between). KEYS holds each
+ * operation's key in order (a publish has none). A skipped operation answers false (nil); a made
+ * claim or lease 1, a refused one 0.
  */
 export const BATCH = `
 local ops = {}
