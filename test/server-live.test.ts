@@ -448,27 +448,35 @@ async function joinsRecentJobs(store: ProxyStore) {
   expect(reads()).toBe(0)
 }
 
+/** A stream carries the jobs its user starts while it is open, on any instance, and nobody else's. */
+async function carriesNewJobs(store: ProxyStore) {
+  const options = { store, webhooks: { secret: WEBHOOK_SECRET } }
+  const [one, other] = [proxyWith(options), proxyWith(options)]
+  const first = await one.start('alice')
+  const stream = reader(await one.listen('alice', [first.handle]).response)
+  expect(await stream.created()).toMatchObject({ jobId: first.handle })
+  const second = await other.start('alice')
+  // The job joins with its present state: the page needs no read of it.
+  expect(await stream.created()).toMatchObject({ jobId: second.handle })
+  const bobs = await other.start('bob')
+  for (const { jobId } of [bobs, second, first]) await other.hook({ data: { jobId, status: 'completed' } })
+  const got = [await stream.next(), await stream.next()]
+  expect(got.map((each) => each !== 'end' && [each.jobId, each.body.status]).sort()).toEqual(
+    [[first.handle, 'completed'], [second.handle, 'completed']].sort(),
+  )
+  expect(await stream.next()).toBe('end')
+  expect(reads()).toBe(0)
+}
+
 describe('one stream for the page’s life', () => {
   it('carries the jobs its user started lately, whose news went before it opened', () => joinsRecentJobs(memoryStore()))
 
-  it('carries the jobs its user starts while it is open, on any instance, and nobody else’s', async () => {
-    const store = memoryStore()
-    const options = { store, webhooks: { secret: WEBHOOK_SECRET } }
-    const [one, other] = [proxyWith(options), proxyWith(options)]
-    const first = await one.start('alice')
-    const stream = reader(await one.listen('alice', [first.handle]).response)
-    expect(await stream.created()).toMatchObject({ jobId: first.handle })
-    const second = await other.start('alice')
-    // The job joins with its present state: the page needs no read of it.
-    expect(await stream.created()).toMatchObject({ jobId: second.handle })
-    const bobs = await other.start('bob')
-    for (const { jobId } of [bobs, second, first]) await other.hook({ data: { jobId, status: 'completed' } })
-    const got = [await stream.next(), await stream.next()]
-    expect(got.map((each) => each !== 'end' && [each.jobId, each.body.status]).sort()).toEqual(
-      [[first.handle, 'completed'], [second.handle, 'completed']].sort(),
-    )
-    expect(await stream.next()).toBe('end')
-    expect(reads()).toBe(0)
+  it('carries the jobs its user starts while it is open, on any instance, and nobody else’s', () => carriesNewJobs(memoryStore()))
+
+  it('carries them on a store that keeps no lists nor batches (a partner’s own)', () => {
+    const { push, list, batch, ...plain } = memoryStore()
+    expect([push, list, batch].every(Boolean)).toBe(true)
+    return carriesNewJobs(plain)
   })
 
   it('says of a job it cannot carry, with 50 in flight already, that it does not carry it', async () => {

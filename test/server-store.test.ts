@@ -73,11 +73,11 @@ describe.each(stores)('%s', (_name, make) => {
 
   it('keeps a list of its last `max` pushes, oldest first', async () => {
     const { store } = make()
-    expect(await store.list('recent')).toEqual([])
-    for (const value of ['a', 'b', 'c', 'd']) await store.push('recent', value, 3, 60_000)
-    expect(await store.list('recent')).toEqual(['b', 'c', 'd'])
-    await Promise.all(Array.from({ length: 20 }, (_, n) => store.push('racing', String(n), 50, 60_000)))
-    expect((await store.list('racing')).sort()).toEqual(Array.from({ length: 20 }, (_, n) => String(n)).sort())
+    expect(await store.list!('recent')).toEqual([])
+    for (const value of ['a', 'b', 'c', 'd']) await store.push!('recent', value, 3, 60_000)
+    expect(await store.list!('recent')).toEqual(['b', 'c', 'd'])
+    await Promise.all(Array.from({ length: 20 }, (_, n) => store.push!('racing', String(n), 50, 60_000)))
+    expect((await store.list!('racing')).sort()).toEqual(Array.from({ length: 20 }, (_, n) => String(n)).sort())
   })
 
   it('publishes to every subscriber of a channel, until each stops', async () => {
@@ -136,19 +136,19 @@ describe('expiry', () => {
     vi.useFakeTimers()
     try {
       const store = memoryStore()
-      await store.push('recent', 'a', 50, 1000)
+      await store.push!('recent', 'a', 50, 1000)
       await vi.advanceTimersByTimeAsync(600)
-      await store.push('recent', 'b', 50, 1000)
+      await store.push!('recent', 'b', 50, 1000)
       await vi.advanceTimersByTimeAsync(600)
-      expect(await store.list('recent')).toEqual(['a', 'b'])
+      expect(await store.list!('recent')).toEqual(['a', 'b'])
       await vi.advanceTimersByTimeAsync(400)
-      expect(await store.list('recent')).toEqual([])
+      expect(await store.list!('recent')).toEqual([])
     } finally {
       vi.useRealTimers()
     }
     const { store, prefix } = stores[1]![1]()
-    await store.push('recent', 'a', 50, 900_000)
-    await store.push('recent', 'b', 50, 30_000)
+    await store.push!('recent', 'a', 50, 900_000)
+    await store.push!('recent', 'b', 50, 30_000)
     const ttl = await raw.pTTL(`${prefix}recent`)
     expect(ttl).toBeGreaterThan(20_000)
     expect(ttl).toBeLessThanOrEqual(30_000)

@@ -143,7 +143,7 @@ function formPaths(fields: string[] | undefined, service: string): Set<string> |
 async function recordCreation(context: ProxyContext, user: Caller, tool: Tool, jobId: string, answer: Answer, written: Set<string> | 'unknown') {
   const { jobStatus } = context
   // All in one trip to the store with the status's write: what the request carried, and the news for the user's streams.
-  const also: StoreOperation[] = newJobNews(user, tool.id, jobId)
+  const also: StoreOperation[] = newJobNews(context.store, user, tool.id, jobId)
   if (written === 'unknown' || written.size > 0) {
     also.unshift({ op: 'set', key: keys.written(jobId), value: JSON.stringify(written === 'unknown' ? written : [...written]), ttlMs: MEMORY_TTL })
   }

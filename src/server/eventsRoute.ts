@@ -8,7 +8,7 @@ import { jobReply } from './rewrite.js'
 import { readFailure } from './jobRoute.js'
 import { MAX_STREAMED_JOBS, type RefusedJob } from './events.js'
 import { keys, userJobsChannel } from './keys.js'
-import type { StoreOperation } from './store.js'
+import type { ProxyStore, StoreOperation } from './store.js'
 
 /**
  * `GET {basePath}/events?job=<tool id>:<handle>&…`: one stream of the page's jobs, each bound to
@@ -61,7 +61,7 @@ export async function eventsRoute(context: ProxyContext, request: Request, user:
     unsubscribe = await context.store.subscribe(userJobsChannel(user.storeId), { message: join })
     // Then the jobs created lately, whose news may have gone before the subscription: one the page
     // started while this stream was on its way is carried all the same.
-    recent = await context.store.list(keys.recentJobs(user.storeId))
+    recent = (await context.store.list?.(keys.recentJobs(user.storeId))) ?? []
   } catch (error) {
     unsubscribe?.().catch(() => {})
     leave()
@@ -82,13 +82,15 @@ export async function eventsRoute(context: ProxyContext, request: Request, user:
 /** How long a new job stays in its user's recent list: far longer than a stream takes to open. */
 const RECENT_MS = 30_000
 
-/** A new job's news, in its creation's trip to the store: told to the user's open streams, and kept a while for one opening now. */
-export function newJobNews(user: Caller, tool: string, jobId: string): StoreOperation[] {
+/**
+ * A new job's news, in its creation's trip to the store: told to the user's open streams, and kept
+ * a while for one opening now (where the store keeps lists: a store's own batch may not know them).
+ */
+export function newJobNews(store: ProxyStore, user: Caller, tool: string, jobId: string): StoreOperation[] {
   const news = JSON.stringify({ tool, jobId, at: Date.now() })
-  return [
-    { op: 'publish', channel: userJobsChannel(user.storeId), message: news },
-    { op: 'push', key: keys.recentJobs(user.storeId), value: news, max: MAX_STREAMED_JOBS, ttlMs: RECENT_MS },
-  ]
+  const told: StoreOperation = { op: 'publish', channel: userJobsChannel(user.storeId), message: news }
+  if (!store.push) return [told]
+  return [told, { op: 'push', key: keys.recentJobs(user.storeId), value: news, max: MAX_STREAMED_JOBS, ttlMs: RECENT_MS }]
 }
 
 /** A job the user started (created after `since`, when given), as told on their channel, with its handle for them; undefined for anything else. */

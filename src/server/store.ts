@@ -27,10 +27,14 @@ export interface ProxyStore {
   hold(key: string, value: string, ttlMs: number): Promise<string>
   /** Sets `key` to `owner` for `ttlMs` when it is unset or already `owner`'s (a renewal): true when `owner` holds it now. */
   lease(key: string, owner: string, ttlMs: number): Promise<boolean>
-  /** Appends `value` to the list at `key`, which keeps its last `max` and expires `ttlMs` after its last push. */
-  push(key: string, value: string, max: number, ttlMs: number): Promise<void>
+  /**
+   * Appends `value` to the list at `key`, which keeps its last `max` and expires `ttlMs` after its
+   * last push. Optional, with `list`: without them, a job started while its page's stream opens
+   * has its first state read after a few seconds instead of pushed.
+   */
+  push?(key: string, value: string, max: number, ttlMs: number): Promise<void>
   /** The list at `key`, oldest first (empty when none). */
-  list(key: string): Promise<string[]>
+  list?(key: string): Promise<string[]>
   /** Sends `message` to every subscriber of `channel`, in every instance sharing the store. */
   publish(channel: string, message: string): Promise<void>
   /**
@@ -92,7 +96,7 @@ export function skipped(operation: StoreOperation, answers: readonly unknown[]):
 
 type Methods = Omit<ProxyStore, 'subscribe' | 'batch'>
 /** Runs one operation with `methods`, which may answer at once (memoryStore's own) or with a promise. */
-export function runOperation(methods: { [K in keyof Methods]: (...args: Parameters<Methods[K]>) => unknown }, operation: StoreOperation): unknown {
+export function runOperation(methods: { [K in keyof Methods]: (...args: Parameters<NonNullable<Methods[K]>>) => unknown }, operation: StoreOperation): unknown {
   switch (operation.op) {
     case 'increment':
       return methods.increment(operation.key, operation.delta, operation.ttlMs)
@@ -109,9 +113,9 @@ export function runOperation(methods: { [K in keyof Methods]: (...args: Paramete
     case 'lease':
       return methods.lease(operation.key, operation.owner, operation.ttlMs)
     case 'push':
-      return methods.push(operation.key, operation.value, operation.max, operation.ttlMs)
+      return methods.push?.(operation.key, operation.value, operation.max, operation.ttlMs)
     case 'list':
-      return methods.list(operation.key)
+      return methods.list ? methods.list(operation.key) : []
     case 'publish':
       return methods.publish(operation.channel, operation.message)
   }
@@ -176,8 +180,8 @@ export function guardStore(store: ProxyStore, limitMs: number): ProxyStore {
     set: guard(store.set.bind(store)),
     hold: guard(store.hold.bind(store)),
     lease: guard(store.lease.bind(store)),
-    push: guard(store.push.bind(store)),
-    list: guard(store.list.bind(store)),
+    push: store.push && guard(store.push.bind(store)),
+    list: store.list && guard(store.list.bind(store)),
     publish: guard(store.publish.bind(store)),
     // A subscription that lands after its caller gave up is nobody's: left, every message would be heard once more.
     subscribe: guard(store.subscribe.bind(store), (stop) => stop()),
