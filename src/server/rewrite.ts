@@ -89,7 +89,9 @@ const signable = (context: ProxyContext, tool: Tool | undefined, written: Answer
 /** Links expire on the minute, so a poll of a job whose files did not change reuses their signatures: its key among links signed lately. */
 function linkSigning(context: ProxyContext, user: Caller, tool: Tool) {
   const expiresAt = Math.ceil((Date.now() + context.artifactTtl) / 60_000) * 60_000
-  return { expiresAt, linkKey: (path: string) => JSON.stringify([user.user, tool.id, path, expiresAt]) }
+  // One JSON array, then the path's JSON string: the two never run into each other.
+  const prefix = JSON.stringify([user.user, tool.id, expiresAt])
+  return { expiresAt, linkKey: (path: string) => prefix + JSON.stringify(path) }
 }
 
 /** The store's hold of a file for its first user. */
