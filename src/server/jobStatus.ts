@@ -11,7 +11,7 @@ export { endedIn, versionOf, type JobKey, type JobSnapshot, type JobStatusOption
 const EARLY_WEBHOOK_TTL = 2 * 60 * 1000
 
 /** What a read that reaches the service adds to the store's write of its answer (one trip for both), given the answer. */
-export type WithWrite = (snapshot: JobSnapshot) => readonly StoreOperation[]
+type WithWrite = (snapshot: JobSnapshot) => readonly StoreOperation[]
 /** A read's snapshot, and what its `WithWrite` operations answered when they went with the write. */
 interface Read {
   snapshot: JobSnapshot

@@ -105,14 +105,15 @@ export function linkHolds(context: ProxyContext, user: Caller, tool: Tool, jobId
   let paths: string[] = []
   return {
     operations(snapshot: JobSnapshot, writtenText: string | undefined): StoreOperation[] {
-      const written = writtenOf(writtenText)
-      if (!signable(context, tool, written)) return []
+      let written: AnswerView['written']
       let body: unknown
       try {
+        written = writtenOf(writtenText)
         body = JSON.parse(snapshot.body)
       } catch {
-        return []
+        return [] // not JSON: nothing held here; the answer's rewrite meets it as before
       }
+      if (!signable(context, tool, written)) return []
       const { linkKey } = linkSigning(context, user, tool)
       paths = linkedPaths(body, { jobId, handle, pathOf: pathOf(context) }, MAX_LINKS).filter((path) => !written.has(path) && !context.signedLinks.has(linkKey(path)))
       return paths.map((path) => holdFor(path, user))
