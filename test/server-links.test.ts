@@ -78,4 +78,25 @@ describe('file links', () => {
     expect(second.url).toMatch(signed)
     expect(second.also).toBeNull()
   })
+
+  it('a job read that reaches the service holds its files with the answer’s write: one held for another user is removed', async () => {
+    let jobs = 0
+    answer = (request) => {
+      if (request.method === 'POST') return Response.json({ jobId: `job_${++jobs}`, status: 'pending', requestId: 'req_1' }, { status: 202 })
+      const jobId = new URL(request.url).pathname.split('/').pop()
+      return Response.json({ jobId, status: 'processing', url: fileOf(`${jobId}.pdf`), also: fileOf('job_1.pdf') })
+    }
+    const { send } = proxyWith()
+    const read = async (user: string) => {
+      const created = await send(user, '/pdf/create', { method: 'POST', body: '{"objectId":"obj_1"}', headers: { 'content-type': 'application/json' } })
+      const { jobId } = (await created.json()) as { jobId: string }
+      return (await (await send(user, `/pdf/create/jobs/${encodeURIComponent(jobId)}`)).json()) as { url: string; also: string | null }
+    }
+    const first = await read('alice')
+    expect(first.url).toMatch(signed)
+    expect(first.also).toBe(first.url)
+    const second = await read('bob')
+    expect(second.url).toMatch(signed)
+    expect(second.also).toBeNull()
+  })
 })

@@ -1,5 +1,4 @@
 import { errorAnswer } from './answers.js'
-import { readCapped, upstreamTimer, UpstreamFailure } from './upstream.js'
 
 /** How much of an upload is read before a refusal, so the browser sees the answer, not a reset. */
 const DRAIN_CAP = 8 * 1024 * 1024
@@ -54,19 +53,34 @@ export async function refuse(request: Request, answer: Response, timeoutMs: numb
 export async function smallBody(request: Request, cap: number, timeoutMs: number): Promise<string | Response> {
   // Declared too large: not a byte read (the runtime drops an untouched body at its own cost).
   if (Number(request.headers.get('content-length')) > cap) return tooLarge(cap)
-  // A sender sending slowly holds nothing for long.
-  const timer = upstreamTimer(timeoutMs, request.signal)
-  timer.start()
+  const reader = request.body?.getReader()
+  if (!reader) return ''
+  // A sender sending slowly holds nothing for long, nor does a page gone. Read straight from the
+  // runtime's reader, with no stream between: a refused body is read away, never cancelled (bodyOf).
+  let stop!: (answer: Response) => void
+  const stopped = new Promise<Response>((resolve) => (stop = resolve))
+  const timer = setTimeout(() => stop(errorAnswer(408, 'requestTimeout', `The request’s body did not arrive within ${timeoutMs} ms.`)), timeoutMs)
+  const onAbort = () => stop(errorAnswer(499, 'clientClosed', 'The request was cancelled.'))
+  if (request.signal.aborted) onAbort()
+  else request.signal.addEventListener('abort', onAbort, { once: true })
+  const decoder = new TextDecoder()
+  let text = ''
   try {
-    const body = bodyOf(request)?.pipeThrough(new TransformStream(), { signal: timer.signal })
-    return await readCapped(new Response(body, { headers: request.headers }), cap)
+    for (let seen = 0; ; ) {
+      const read = await Promise.race([reader.read(), stopped])
+      if (read instanceof Response || (seen += read.value?.byteLength ?? 0) > cap) {
+        void discard(reader)
+        return read instanceof Response ? read : tooLarge(cap)
+      }
+      if (read.done) return text + decoder.decode()
+      text += decoder.decode(read.value, { stream: true })
+    }
   } catch (error) {
-    if (error instanceof UpstreamFailure && error.reason === 'too-large') return tooLarge(cap)
-    if (timer.timedOut) return errorAnswer(408, 'requestTimeout', `The request’s body did not arrive within ${timeoutMs} ms.`)
     if (request.signal.aborted) return errorAnswer(499, 'clientClosed', 'The request was cancelled.')
     throw error
   } finally {
-    timer.stop()
+    clearTimeout(timer)
+    request.signal.removeEventListener('abort', onAbort)
   }
 }
 

@@ -4,7 +4,7 @@ import type { ProxyContext } from './context.js'
 import type { JobSnapshot } from './jobStatus.js'
 import type { Caller } from './guards.js'
 import { keys } from './keys.js'
-import { jobReply, replyResponse } from './rewrite.js'
+import { jobReply, linkHolds, replyResponse } from './rewrite.js'
 import { StoreUnavailable } from './store.js'
 import { failureOf } from './upstream.js'
 
@@ -14,14 +14,17 @@ export async function jobRoute(context: ProxyContext, request: Request, user: Ca
   if (!jobId) return errorAnswer(404, 'jobNotFound', 'No such job.')
   let snapshot: JobSnapshot
   let written: string | undefined
+  let added: unknown[] | undefined
+  // Its new links' holds go with the write of the service's answer, when the read reaches it.
+  const holds = linkHolds(context, user, tool, jobId, handle)
   try {
     // What the job's request carried comes in the same trip to the store as its status.
-    ;({ snapshot, also: written } = await context.jobStatus.read({ toolPath: tool.path, jobId }, keys.written(jobId)))
+    ;({ snapshot, also: written, added } = await context.jobStatus.read({ toolPath: tool.path, jobId }, keys.written(jobId), holds.operations))
   } catch (error) {
     return readFailure(context, tool.path, error, request)
   }
   context.telemetry.note(request, { upstreamStatus: snapshot.status })
-  return replyResponse(await jobReply(context, snapshot, user, tool, jobId, handle, written ?? null))
+  return replyResponse(await jobReply(context, snapshot, user, tool, jobId, handle, written ?? null, holds.held(added)))
 }
 
 /** A job read the service failed, answered as the proxy answers that failure; a store's failure is the router's to answer. */

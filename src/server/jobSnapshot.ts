@@ -30,6 +30,9 @@ export interface JobStatusOptions {
   report: (message: string) => void
 }
 
+/** The service answered with the job itself (2xx), not a refusal or a failure. */
+export const succeeded = (snapshot: Pick<JobSnapshot, 'status'>) => snapshot.status >= 200 && snapshot.status < 300
+
 /** A job's identity in the store: its tool's path and the service's id. */
 export interface JobKey {
   toolPath: string

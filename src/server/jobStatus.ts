@@ -1,6 +1,6 @@
-import { pollDelay } from '../tools/internal.js'
 import { createJobChannel } from './jobChannel.js'
-import { jobName, servedUntil, type JobKey, type JobSnapshot, type JobStatusOptions } from './jobSnapshot.js'
+import { jobName, servedUntil, succeeded as ok, type JobKey, type JobSnapshot, type JobStatusOptions } from './jobSnapshot.js'
+import { watchLoop } from './jobWatch.js'
 import { jobWriter } from './jobWrite.js'
 import { keys } from './keys.js'
 import { together, type ProxyStore, type StoreOperation } from './store.js'
@@ -10,7 +10,13 @@ export { endedIn, versionOf, type JobKey, type JobSnapshot, type JobStatusOption
 /** How long a webhook about a job the store does not know is kept, for the job's first snapshot to take. */
 const EARLY_WEBHOOK_TTL = 2 * 60 * 1000
 
-const ok = (snapshot: JobSnapshot) => snapshot.status >= 200 && snapshot.status < 300
+/** What a read that reaches the service adds to the store's write of its answer (one trip for both), given the answer. */
+type WithWrite = (snapshot: JobSnapshot) => readonly StoreOperation[]
+/** A read's snapshot, and what its `WithWrite` operations answered when they went with the write. */
+interface Read {
+  snapshot: JobSnapshot
+  added?: unknown[]
+}
 
 /**
  * A job's status, shared by every page and instance.
@@ -24,7 +30,7 @@ const ok = (snapshot: JobSnapshot) => snapshot.status >= 200 && snapshot.status 
  */
 export function createJobStatus(store: ProxyStore, readService: (key: JobKey) => Promise<JobSnapshot>, options: JobStatusOptions) {
   const instance = crypto.randomUUID()
-  const inFlight = new Map<string, Promise<JobSnapshot>>()
+  const inFlight = new Map<string, Promise<Read>>()
   const name = jobName
   const statusKey = (key: JobKey) => keys.status(name(key))
   const parsed = (text: string | undefined) => (text ? (JSON.parse(text) as JobSnapshot) : undefined)
@@ -44,9 +50,9 @@ export function createJobStatus(store: ProxyStore, readService: (key: JobKey) =>
 
   /**
    * Keeps and publishes a job's new snapshot; an ended job's stays (a late, earlier status cannot
-   * replace it). `also` goes to the store in the same trip as the write.
+   * replace it). `also` goes to the store in the same trip as the write: what it answered too.
    */
-  async function put(key: JobKey, snapshot: JobSnapshot, previous?: JobSnapshot, also: readonly StoreOperation[] = []): Promise<JobSnapshot> {
+  async function put(key: JobKey, snapshot: JobSnapshot, previous?: JobSnapshot, also: readonly StoreOperation[] = []) {
     const before = previous ?? (await kept(key))
     // The store's first snapshot of the job (its creation, or the store lost what it held): a
     // webhook names only the job, so its tool is remembered, and one that came first is taken.
@@ -57,8 +63,9 @@ export function createJobStatus(store: ProxyStore, readService: (key: JobKey) =>
     const { next, answers } = await write(key, snapshot, before, [...remember, ...also])
     const early = first ? (answers[1] as string | undefined) : undefined
     const told = early ? (JSON.parse(early) as JobSnapshot) : undefined
-    if (told && (told.terminal || told.readAt > next.readAt)) return (await write(key, told, next)).next
-    return next
+    const alsoAnswered = answers.slice(remember.length)
+    if (told && (told.terminal || told.readAt > next.readAt)) return { next: (await write(key, told, next)).next, answers: alsoAnswered }
+    return { next, answers: alsoAnswered }
   }
 
   /**
@@ -81,76 +88,50 @@ export function createJobStatus(store: ProxyStore, readService: (key: JobKey) =>
    * the store: who loses it waits for the winner's answer on the channel); a job's answer is kept
    * and published.
    */
-  function readNow(key: JobKey, previous: JobSnapshot | undefined, claimed?: boolean): Promise<JobSnapshot> {
+  function readNow(key: JobKey, previous: JobSnapshot | undefined, claimed?: boolean, withWrite?: WithWrite): Promise<Read> {
     const id = name(key)
     const claim = keys.reading(id)
-    let reading = inFlight.get(id)
+    const reading = inFlight.get(id)
     if (reading && claimed) letGo(claim) // a read here outlived its claim: ours is not needed
-    if (!reading) {
-      reading = (async () => {
-        if (!(claimed ?? (await store.claim(claim, options.freshMs)))) {
-          const heard = await channel.newerWithin(key, previous, options.freshMs)
-          if (heard) return heard
-        }
-        let released = false
-        try {
-          const snapshot = await readService(key)
-          if (!ok(snapshot)) return snapshot // only a job's own answer is shared; a refusal or a failure is read again next time
-          released = true // with the write, in one trip
-          return await put(key, snapshot, previous, [{ op: 'release', key: claim }])
-        } finally {
-          if (!released) await store.release(claim).catch(() => {})
-        }
-      })().finally(() => inFlight.delete(id))
-      inFlight.set(id, reading)
-    }
-    return reading
+    // Another's read, shared: its `withWrite` answers are not this caller's.
+    if (reading) return reading.then(({ snapshot }) => ({ snapshot }))
+    const mine = (async (): Promise<Read> => {
+      if (!(claimed ?? (await store.claim(claim, options.freshMs)))) {
+        const heard = await channel.newerWithin(key, previous, options.freshMs)
+        if (heard) return { snapshot: heard }
+      }
+      let released = false
+      try {
+        const snapshot = await readService(key)
+        if (!ok(snapshot)) return { snapshot } // only a job's own answer is shared; a refusal or a failure is read again next time
+        const added = withWrite?.(snapshot) ?? []
+        released = true // with the write, in one trip
+        const { next, answers } = await put(key, snapshot, previous, [{ op: 'release', key: claim }, ...added])
+        return { snapshot: next, added: answers.slice(1) }
+      } finally {
+        if (!released) await store.release(claim).catch(() => {})
+      }
+    })().finally(() => inFlight.delete(id))
+    inFlight.set(id, mine)
+    return mine
   }
 
-  /** Reads the service for a job while this instance holds its lease and pages here listen. */
-  async function watchLoop(key: JobKey) {
-    const id = name(key)
-    let lastTry = 0
-    while (channel.watched(id)) {
-      let wait = options.leaseMs / 2
-      try {
-        const snapshot = await kept(key)
-        if (snapshot?.terminal) {
-          tell(id, snapshot)
-          return
-        }
-        if (await store.lease(keys.lease(id), instance, options.leaseMs)) {
-          const now = Date.now()
-          const age = now - (snapshot?.since ?? now)
-          const pace = options.webhookQuietMs ?? pollDelay(age, 3000, false)
-          const due = Math.max(snapshot?.readAt || snapshot?.since || 0, lastTry) + pace
-          if (!snapshot || now >= due) {
-            lastTry = now
-            const read = await readNow(key, snapshot)
-            // A refusal (the job is gone, the key lost its scope) is told as it is: the page reads it itself.
-            if (!ok(read)) tell(id, read)
-            if (!ok(read) && read.status !== 429 && read.status < 500) return
-            wait = Math.min(options.leaseMs / 3, pace)
-          } else {
-            wait = Math.min(options.leaseMs / 3, due - now)
-          }
-        }
-      } catch (error) {
-        options.report(`watching a job: ${error instanceof Error ? error.message : String(error)}`)
-      }
-      await new Promise((resolve) => setTimeout(resolve, Math.max(50, wait)))
-    }
-  }
+  const watcher = { store, instance, options, kept, readNow: async (key: JobKey, previous?: JobSnapshot) => (await readNow(key, previous)).snapshot, watched: channel.watched, tell }
 
   return {
-    put,
+    put: async (...args: Parameters<typeof put>) => (await put(...args)).next,
     putWebhook,
 
     /**
      * The job's status, from the store when it is current enough, else from the service; and the
-     * text at `alsoKey`, read in the same trip to the store.
+     * text at `alsoKey`, read in the same trip to the store. A read that reaches the service writes
+     * its answer with `withWrite`'s operations (given the text at `alsoKey` too): `added`, what they answered.
      */
-    async read(key: JobKey, alsoKey?: string): Promise<{ snapshot: JobSnapshot; also: string | undefined }> {
+    async read(
+      key: JobKey,
+      alsoKey?: string,
+      withWrite?: (snapshot: JobSnapshot, also: string | undefined) => readonly StoreOperation[],
+    ): Promise<{ snapshot: JobSnapshot; also: string | undefined; added?: unknown[] }> {
       const id = name(key)
       const claim = keys.reading(id)
       // The claim a read of the service needs comes in the same trip, unless the job was current here
@@ -172,7 +153,8 @@ export function createJobStatus(store: ProxyStore, readService: (key: JobKey) =>
         if (claimed) letGo(claim)
         return answer(snapshot)
       }
-      return answer(await readNow(key, snapshot, claimed))
+      const { snapshot: read, added } = await readNow(key, snapshot, claimed, withWrite && ((answer) => withWrite(answer, also)))
+      return { ...answer(read), added }
     },
 
     /** The job's snapshot as kept, if any. */
@@ -191,7 +173,7 @@ export function createJobStatus(store: ProxyStore, readService: (key: JobKey) =>
       })
       // The creation's answer too: a page that did not create the job has nothing else.
       if (snapshot) listener(snapshot)
-      if (first) void watchLoop(key)
+      if (first) void watchLoop(watcher, key)
       return stop
     },
   }

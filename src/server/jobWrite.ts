@@ -1,5 +1,5 @@
 import { JOBS_CHANNEL, keys } from './keys.js'
-import { jobName, versionOf, type JobKey, type JobSnapshot } from './jobSnapshot.js'
+import { jobName, type JobKey, type JobSnapshot } from './jobSnapshot.js'
 import { together, type ProxyStore, type StoreOperation } from './store.js'
 
 /**
@@ -12,7 +12,9 @@ export function jobWriter(store: ProxyStore, keepMs: number) {
     if (before?.terminal) return { next: before, answers: await together(store, also) }
     const next = { ...snapshot, since: before?.since ?? snapshot.since ?? snapshot.readAt }
     const text = JSON.stringify(next)
-    const publish: StoreOperation[] = !before || versionOf(before) !== versionOf(next) ? [{ op: 'publish', channel: JOBS_CHANNEL, message: JSON.stringify({ key, snapshot: next }) }] : []
+    // News only when the status or the body changed (what `versionOf` names), the snapshot's text not written twice.
+    const news = !before || before.status !== next.status || before.body !== next.body
+    const publish: StoreOperation[] = news ? [{ op: 'publish', channel: JOBS_CHANNEL, message: `{"key":${JSON.stringify(key)},"snapshot":${text}}` }] : []
     const statusKey = keys.status(jobName(key))
     const endedKey = keys.ended(jobName(key))
     if (next.terminal) {

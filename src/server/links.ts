@@ -40,6 +40,36 @@ const MAX_DEPTH = 1000
 /** Too many links, or nesting too deep to write out again. */
 export class AnswerTooLarge extends Error {}
 
+/** Every string value of a parsed answer (`root.value`), at any depth, with the object that holds it and its key. */
+function* stringSlots(root: { value: unknown }): Generator<[Record<string, unknown>, string, string]> {
+  const stack: [Record<string, unknown>, string, number][] = [[root as Record<string, unknown>, 'value', 0]]
+  while (stack.length > 0) {
+    const [holder, key, depth] = stack.pop()!
+    const value = holder[key]
+    if (typeof value === 'string') yield [holder, key, value]
+    else if (value && typeof value === 'object') {
+      // The same limit on every runtime (how deep JSON.stringify goes differs between Node versions).
+      if (depth >= MAX_DEPTH) throw new AnswerTooLarge(`nested deeper than ${MAX_DEPTH}`)
+      for (const child of Object.keys(value)) stack.push([value as Record<string, unknown>, child, depth + 1])
+    }
+  }
+}
+
+/** The service's file paths a parsed answer links to, as `rewriteAnswer` finds them (none when it would refuse the answer). */
+export function linkedPaths(body: unknown, rewrite: Omit<LinkRewrite, 'sign'>, maxLinks: number): string[] {
+  const paths = new Set<string>()
+  try {
+    for (const [, , value] of stringSlots({ value: body })) {
+      const path = rewrite.handle && value === rewrite.jobId ? undefined : rewrite.pathOf(value)
+      if (path !== undefined) paths.add(path)
+      if (paths.size > maxLinks) return []
+    }
+  } catch {
+    return []
+  }
+  return [...paths]
+}
+
 /**
  * Rewrites a parsed answer in place, at any depth: the job id becomes the user's handle and file
  * links become signed proxy links (at most `maxLinks` distinct files); a service address not
@@ -48,24 +78,15 @@ export class AnswerTooLarge extends Error {}
 export async function rewriteAnswer(body: unknown, rewrite: LinkRewrite, maxLinks: number): Promise<string> {
   const links: { holder: Record<string, unknown>; key: string; path: string }[] = []
   const paths = new Set<string>()
-  const root = { value: body } as Record<string, unknown>
-  const stack: [Record<string, unknown>, string, number][] = [[root, 'value', 0]]
-  while (stack.length > 0) {
-    const [holder, key, depth] = stack.pop()!
-    const value = holder[key]
-    if (typeof value === 'string') {
-      if (rewrite.handle && value === rewrite.jobId) holder[key] = rewrite.handle
-      else {
-        const path = rewrite.pathOf(value)
-        if (path === undefined) continue
-        links.push({ holder, key, path })
-        paths.add(path)
-        if (paths.size > maxLinks) throw new AnswerTooLarge(`more than ${maxLinks} files in one answer`)
-      }
-    } else if (value && typeof value === 'object') {
-      // The same limit on every runtime (how deep JSON.stringify goes differs between Node versions).
-      if (depth >= MAX_DEPTH) throw new AnswerTooLarge(`nested deeper than ${MAX_DEPTH}`)
-      for (const child of Object.keys(value)) stack.push([value as Record<string, unknown>, child, depth + 1])
+  const root = { value: body }
+  for (const [holder, key, value] of stringSlots(root)) {
+    if (rewrite.handle && value === rewrite.jobId) holder[key] = rewrite.handle
+    else {
+      const path = rewrite.pathOf(value)
+      if (path === undefined) continue
+      links.push({ holder, key, path })
+      paths.add(path)
+      if (paths.size > maxLinks) throw new AnswerTooLarge(`more than ${maxLinks} files in one answer`)
     }
   }
   const signed = await rewrite.sign([...paths])

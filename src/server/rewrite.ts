@@ -2,9 +2,10 @@ import { defaultInterpretation, PROXY_ERROR_CODES, type Tool } from '../tools/in
 import { fileNameOf, SAFE_HEADERS } from './answers.js'
 import type { ProxyContext } from './context.js'
 import { keys } from './keys.js'
-import { together } from './store.js'
-import { rewriteAnswer } from './links.js'
+import { together, type StoreOperation } from './store.js'
+import { linkedPaths, rewriteAnswer } from './links.js'
 import type { Caller } from './guards.js'
+import type { JobSnapshot } from './jobSnapshot.js'
 import type { Answer } from './service.js'
 
 /** What the browser is answered: a status, the headers that cross, and a body that is JSON or plain text. */
@@ -27,6 +28,8 @@ export interface AnswerView {
   written: Set<string> | 'unknown'
   /** The answer creates a job: its id becomes a new handle. */
   created?: boolean
+  /** Files held already, with the store's write of the answer (`linkHolds`): their first user, by path. */
+  held?: ReadonlyMap<string, string>
 }
 
 /** Distinct files one answer may link to. */
@@ -67,39 +70,74 @@ export async function rewriteFor(context: ProxyContext, upstream: Answer, view: 
   const jobId = view.jobId ?? createdJobId
   // A poll's handle is the one the browser sent: no need to sign it again.
   const handle = view.handle ?? (jobId && tool ? await handles.job(user.user, tool.id, jobId) : undefined)
-  const json = await rewriteAnswer(
-    body,
-    {
-      jobId,
-      handle,
-      pathOf: (value) => defaultInterpretation.artifacts(value, `${service.base}/artifacts/`)[0]?.slice(service.base.length),
-      sign: (paths) => signLinks(context, view, paths),
-    },
-    MAX_LINKS,
-  )
+  const json = await rewriteAnswer(body, { jobId, handle, pathOf: pathOf(context), sign: (paths) => signLinks(context, view, paths) }, MAX_LINKS)
   // A job's answer names the stream its updates come on: the page listens there instead of polling.
   const live: Record<string, string> = handle ? { 'X-Tools-Events': `${context.basePath}/events` } : {}
   return { status, headers: { ...headers, ...live }, body: json, json: true, createdJobId }
 }
 
-/** Signed proxy links for the files of an answer that may be this user's. */
-async function signLinks(context: ProxyContext, { user, tool, written }: AnswerView, paths: string[]): Promise<Map<string, string>> {
-  const signed = new Map<string, string>()
-  // Only the files a tool makes are the caller's: text read back (an upload's, an echo) is not.
-  if (!tool || !context.fileTools.has(tool.id) || written === 'unknown') return signed
-  // Links expire on the minute, so a poll of a job whose files did not change reuses their signatures.
+/** The service's file path a string of its answer names, if it names one. */
+const pathOf =
+  ({ service }: ProxyContext) =>
+  (value: string) =>
+    defaultInterpretation.artifacts(value, `${service.base}/artifacts/`)[0]?.slice(service.base.length)
+
+/** Whether an answer's links may be signed for its user: only the files a tool makes are the caller's (text read back, an upload's or an echo, is not). */
+const signable = (context: ProxyContext, tool: Tool | undefined, written: AnswerView['written']): written is Set<string> =>
+  tool !== undefined && context.fileTools.has(tool.id) && written !== 'unknown'
+
+/** Links expire on the minute, so a poll of a job whose files did not change reuses their signatures: its key among links signed lately. */
+function linkSigning(context: ProxyContext, user: Caller, tool: Tool) {
   const expiresAt = Math.ceil((Date.now() + context.artifactTtl) / 60_000) * 60_000
+  // One JSON array, then the path's JSON string: the two never run into each other.
+  const prefix = JSON.stringify([user.user, tool.id, expiresAt])
+  return { expiresAt, linkKey: (path: string) => prefix + JSON.stringify(path) }
+}
+
+/** The store's hold of a file for its first user. */
+const holdFor = (path: string, user: Caller): StoreOperation => ({ op: 'hold', key: keys.owner(path), value: user.storeId, ttlMs: MEMORY_TTL })
+
+/**
+ * A job answer's new file links held for its user with the store's write of the answer, when a read
+ * reaches the service: the answer needs no trip of its own for them. `held` reads the holds' answers (`AnswerView.held`).
+ */
+export function linkHolds(context: ProxyContext, user: Caller, tool: Tool, jobId: string, handle: string) {
+  let paths: string[] = []
+  return {
+    operations(snapshot: JobSnapshot, writtenText: string | undefined): StoreOperation[] {
+      let written: AnswerView['written']
+      let body: unknown
+      try {
+        written = writtenOf(writtenText)
+        body = JSON.parse(snapshot.body)
+      } catch {
+        return [] // not JSON: nothing held here; the answer's rewrite meets it as before
+      }
+      if (!signable(context, tool, written)) return []
+      const { linkKey } = linkSigning(context, user, tool)
+      paths = linkedPaths(body, { jobId, handle, pathOf: pathOf(context) }, MAX_LINKS).filter((path) => !written.has(path) && !context.signedLinks.has(linkKey(path)))
+      return paths.map((path) => holdFor(path, user))
+    },
+    held: (answers: unknown[] | undefined): Map<string, string> => new Map(answers ? paths.map((path, index) => [path, answers[index] as string]) : []),
+  }
+}
+
+/** Signed proxy links for the files of an answer that may be this user's. */
+async function signLinks(context: ProxyContext, { user, tool, written, held }: AnswerView, paths: string[]): Promise<Map<string, string>> {
+  const signed = new Map<string, string>()
+  if (!tool || !signable(context, tool, written)) return signed
   const { signedLinks } = context
-  const linkKey = (path: string) => JSON.stringify([user.user, tool.id, path, expiresAt])
+  const { expiresAt, linkKey } = linkSigning(context, user, tool)
   const unwritten = paths.filter((path) => !written.has(path))
   // The second wall: a file goes to the first user it was issued to, and no other. A link signed
-  // lately was held for this user then (a file's first user stays): the rest, in one trip.
-  const unheld = unwritten.filter((path) => !signedLinks.has(linkKey(path)))
+  // lately was held for this user then (a file's first user stays), so was one held with the write: the rest, in one trip.
+  const unheld = unwritten.filter((path) => !signedLinks.has(linkKey(path)) && !held?.has(path))
   const holders = await together(
     context.store,
-    unheld.map((path) => ({ op: 'hold', key: keys.owner(path), value: user.storeId, ttlMs: MEMORY_TTL }) as const),
+    unheld.map((path) => holdFor(path, user)),
   )
   const refused = new Set(unheld.filter((_path, index) => holders[index] !== user.storeId))
+  for (const [path, holder] of held ?? []) if (holder !== user.storeId) refused.add(path)
   await Promise.all(
     unwritten.map(async (path) => {
       if (refused.has(path)) return
@@ -129,8 +167,14 @@ export async function jobReply(
   jobId: string,
   handle: string,
   writtenText?: string | null,
+  held?: ReadonlyMap<string, string>,
 ): Promise<Reply> {
   const kept = writtenText === undefined ? await context.store.get(keys.written(jobId)) : writtenText
-  const written = kept ? (JSON.parse(kept) as string[] | 'unknown') : []
-  return rewriteFor(context, snapshot, { user, tool, jobId, handle, written: written === 'unknown' ? written : new Set(written) })
+  return rewriteFor(context, snapshot, { user, tool, jobId, handle, written: writtenOf(kept), held })
+}
+
+/** What a job's request carried, from the store's text for it (none when there is none). */
+function writtenOf(text: string | null | undefined): Set<string> | 'unknown' {
+  const written = text ? (JSON.parse(text) as string[] | 'unknown') : []
+  return written === 'unknown' ? written : new Set(written)
 }

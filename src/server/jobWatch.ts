@@ -1,0 +1,51 @@
+import { pollDelay } from '../tools/internal.js'
+import { jobName, succeeded as ok, type JobKey, type JobSnapshot, type JobStatusOptions } from './jobSnapshot.js'
+import { keys } from './keys.js'
+import type { ProxyStore } from './store.js'
+
+/** What a watcher needs of the job status: the store, the snapshot kept, one shared read, and the pages listening here. */
+export interface Watched {
+  store: ProxyStore
+  /** This instance's name on a lease. */
+  instance: string
+  options: JobStatusOptions
+  kept(key: JobKey): Promise<JobSnapshot | undefined>
+  readNow(key: JobKey, previous: JobSnapshot | undefined): Promise<JobSnapshot>
+  watched(id: string): boolean
+  tell(id: string, snapshot: JobSnapshot): void
+}
+
+/** Reads the service for a job while this instance holds its lease and pages here listen. */
+export async function watchLoop({ store, instance, options, kept, readNow, watched, tell }: Watched, key: JobKey) {
+  const id = jobName(key)
+  let lastTry = 0
+  while (watched(id)) {
+    let wait = options.leaseMs / 2
+    try {
+      const snapshot = await kept(key)
+      if (snapshot?.terminal) {
+        tell(id, snapshot)
+        return
+      }
+      if (await store.lease(keys.lease(id), instance, options.leaseMs)) {
+        const now = Date.now()
+        const age = now - (snapshot?.since ?? now)
+        const pace = options.webhookQuietMs ?? pollDelay(age, 3000, false)
+        const due = Math.max(snapshot?.readAt || snapshot?.since || 0, lastTry) + pace
+        if (!snapshot || now >= due) {
+          lastTry = now
+          const read = await readNow(key, snapshot)
+          // A refusal (the job is gone, the key lost its scope) is told as it is: the page reads it itself.
+          if (!ok(read)) tell(id, read)
+          if (!ok(read) && read.status !== 429 && read.status < 500) return
+          wait = Math.min(options.leaseMs / 3, pace)
+        } else {
+          wait = Math.min(options.leaseMs / 3, due - now)
+        }
+      }
+    } catch (error) {
+      options.report(`watching a job: ${error instanceof Error ? error.message : String(error)}`)
+    }
+    await new Promise((resolve) => setTimeout(resolve, Math.max(50, wait)))
+  }
+}
