@@ -39,6 +39,18 @@ export const MAX_STREAMED_JOBS = 50
 
 const encoder = new TextEncoder()
 const HEARTBEAT = encoder.encode(': \n\n')
+/**
+ * The heartbeat timer ticks this often per `heartbeatMs`, and a stream beats once it has been quiet
+ * that many ticks: none is quiet longer than `heartbeatMs`, one that just sent an event is not
+ * beaten, and streams opened at different times beat at different ticks, not all at once.
+ */
+const BEAT_TICKS = 15
+
+interface Beating {
+  /** Ticks since the stream last sent anything. */
+  quiet: number
+  beat(): void
+}
 
 /**
  * Server-Sent Events for the jobs one page watches: each event the job read's answer for that page,
@@ -51,17 +63,20 @@ const HEARTBEAT = encoder.encode(': \n\n')
  * stream ends when every job has.
  */
 export function createEventStreams<J extends StreamedJob>(jobStatus: JobStatus, options: EventStreamOptions<J>) {
-  /** Every open stream's heartbeat: one timer for all of them. */
-  const beating = new Set<() => void>()
+  /** Every open stream's heartbeat (ticks quiet, and its beat): one timer for all of them. */
+  const beating = new Set<Beating>()
   let heartbeat: ReturnType<typeof setInterval> | undefined
-  const beat = (send: () => void) => {
-    beating.add(send)
-    heartbeat ??= setInterval(() => {
-      for (const each of beating) each()
-    }, options.heartbeatMs)
+  const beat = (stream: Beating) => {
+    beating.add(stream)
+    heartbeat ??= setInterval(
+      () => {
+        for (const each of beating) if (++each.quiet >= BEAT_TICKS) each.beat()
+      },
+      Math.max(1, Math.floor(options.heartbeatMs / BEAT_TICKS)),
+    )
     ;(heartbeat as { unref?: () => void }).unref?.()
     return () => {
-      beating.delete(send)
+      beating.delete(stream)
       if (beating.size === 0 && heartbeat !== undefined) {
         clearInterval(heartbeat)
         heartbeat = undefined
@@ -95,6 +110,7 @@ export function createEventStreams<J extends StreamedJob>(jobStatus: JobStatus, 
       let closed = false
       let timer: ReturnType<typeof setTimeout> | undefined
       let stopBeat = () => {}
+      const pulse: Beating = { quiet: 0, beat: () => send(HEARTBEAT) }
 
       const close = () => {
         if (closed) return
@@ -112,6 +128,7 @@ export function createEventStreams<J extends StreamedJob>(jobStatus: JobStatus, 
       }
       const send = (bytes: Uint8Array) => {
         if (closed) return
+        pulse.quiet = 0
         controller.enqueue(bytes)
         // A page that does not read is not given memory without end: it resumes where it was.
         if ((controller.desiredSize ?? 0) < -options.maxQueuedBytes) close()
@@ -180,7 +197,7 @@ export function createEventStreams<J extends StreamedJob>(jobStatus: JobStatus, 
             if (signal.aborted) return close()
             signal.addEventListener('abort', close)
             timer = setTimeout(close, options.streamMaxMs)
-            stopBeat = beat(() => send(HEARTBEAT))
+            stopBeat = beat(pulse)
           },
           cancel: close,
         },
