@@ -14,7 +14,7 @@ export interface StreamedJob {
 export interface EventStreamOptions<J extends StreamedJob> {
   /** The stream ends after this long; the page resumes it. */
   streamMaxMs: number
-  /** A comment line this often keeps idle connections (and the proxies between) open. */
+  /** A comment line after this long with nothing sent keeps idle connections (and the proxies between) open. */
   heartbeatMs: number
   /** Bytes a stream may hold unread by a slow page before it is ended (the page resumes it). */
   maxQueuedBytes: number
