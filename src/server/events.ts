@@ -1,4 +1,5 @@
 import { jobName } from './jobSnapshot.js'
+import { createHeartbeat, type Beating } from './heartbeat.js'
 import { versionOf, type JobKey, type JobSnapshot, type JobStatus } from './jobStatus.js'
 import { EVENT_STREAM_HEADERS, eventId, jobEvent, jobTag, versionsIn } from './streamFormat.js'
 
@@ -39,18 +40,6 @@ export const MAX_STREAMED_JOBS = 50
 
 const encoder = new TextEncoder()
 const HEARTBEAT = encoder.encode(': \n\n')
-/**
- * The heartbeat timer ticks this often per `heartbeatMs`, and a stream beats once it has been quiet
- * that many ticks: none is quiet longer than `heartbeatMs`, one that just sent an event is not
- * beaten, and streams opened at different times beat at different ticks, not all at once.
- */
-const BEAT_TICKS = 15
-
-interface Beating {
-  /** Ticks since the stream last sent anything. */
-  quiet: number
-  beat(): void
-}
 
 /**
  * Server-Sent Events for the jobs one page watches: each event the job read's answer for that page,
@@ -63,31 +52,12 @@ interface Beating {
  * stream ends when every job has.
  */
 export function createEventStreams<J extends StreamedJob>(jobStatus: JobStatus, options: EventStreamOptions<J>) {
-  /** Every open stream's heartbeat (ticks quiet, and its beat): one timer for all of them. */
-  const beating = new Set<Beating>()
-  let heartbeat: ReturnType<typeof setInterval> | undefined
-  const beat = (stream: Beating) => {
-    beating.add(stream)
-    heartbeat ??= setInterval(
-      () => {
-        for (const each of beating) if (++each.quiet >= BEAT_TICKS) each.beat()
-      },
-      Math.max(1, Math.floor(options.heartbeatMs / BEAT_TICKS)),
-    )
-    ;(heartbeat as { unref?: () => void }).unref?.()
-    return () => {
-      beating.delete(stream)
-      if (beating.size === 0 && heartbeat !== undefined) {
-        clearInterval(heartbeat)
-        heartbeat = undefined
-      }
-    }
-  }
+  const heartbeat = createHeartbeat(options.heartbeatMs)
 
   return {
     /** How many streams are open in this instance. */
     get openStreams() {
-      return beating.size
+      return heartbeat.size
     },
 
     /**
@@ -197,7 +167,7 @@ export function createEventStreams<J extends StreamedJob>(jobStatus: JobStatus, 
             if (signal.aborted) return close()
             signal.addEventListener('abort', close)
             timer = setTimeout(close, options.streamMaxMs)
-            stopBeat = beat(pulse)
+            stopBeat = heartbeat.add(pulse)
           },
           cancel: close,
         },
