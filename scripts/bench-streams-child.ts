@@ -2,7 +2,8 @@
 // what idle event streams cost it: the streams' pages are another process's connections. Built to
 // JavaScript by scripts/bench-live.tsx. Argument: the heartbeat (ms). Prints `{ url, handles }`
 // (100 jobs of user u_1, running for an hour); then, for each `cpu` line on stdin, the CPU time
-// and the garbage collectors' time since the last one (µs), and the open streams.
+// (user and system) and the garbage collectors' time since the last one (µs), and the open streams;
+// it exits when its stdin closes.
 import { PerformanceObserver } from 'node:perf_hooks'
 import { createInterface } from 'node:readline'
 import { serve } from 'srvx'
@@ -10,7 +11,12 @@ import { createMockService, MOCK_KEYS } from '../src/mock/index.js'
 import { createToolsProxy } from '../src/server/index.js'
 import { TOOLS } from '../src/tools/index.js'
 
-const service = createMockService({ jobDuration: 3_600_000 })
+const WEBHOOK_SECRET = 'whsec_C2FVsBQIhrscChlQIMV+b5sSYspob7oD'
+// With webhooks, as live updates are deployed: a quiet job is read once a minute, not polled as a page would (every 1–10 s).
+const service = createMockService({
+  jobDuration: 3_600_000,
+  webhooks: { url: 'https://partner.test/api/tools/webhooks', secret: WEBHOOK_SECRET, send: (request) => proxy.handle(request) },
+})
 let open = 0
 const proxy = createToolsProxy({
   baseUrl: service.baseUrl,
@@ -19,6 +25,7 @@ const proxy = createToolsProxy({
   secret: 'a-bench-secret-of-at-least-thirty-two-characters',
   authorize: () => ({ user: 'u_1', tools: TOOLS.map((tool) => tool.id) }),
   fetch: service.fetch,
+  webhooks: { secret: WEBHOOK_SECRET },
   // One user's 100 jobs made at once and 10,000 streams: the point is the streams, not the limits.
   rate: { requests: 1e9, perMs: 1000 },
   streamsPerUser: 20_000,
@@ -49,6 +56,8 @@ createInterface({ input: process.stdin }).on('line', (line) => {
   if (line !== 'cpu') return
   const used = process.cpuUsage(since)
   since = process.cpuUsage()
-  console.log(JSON.stringify({ cpu: used.user + used.system, gc: gcMicros, open }))
+  console.log(JSON.stringify({ user: used.user, system: used.system, gc: gcMicros, open }))
   gcMicros = 0
 })
+  // The bench ended (or died): so does this process (a CPU profile, if asked for, is written on the way out).
+  .on('close', () => process.exit(0))

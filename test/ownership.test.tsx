@@ -23,13 +23,24 @@ beforeEach(() => {
 })
 afterEach(() => vi.useRealTimers())
 
+/** Page loads evaluate the kit anew, real work a busy machine stretches past the default 5 s: the budget for that work, not a wait on the clock. */
+const RELOADS = { timeout: 30_000 }
+
 const posts = () => service.log.filter((entry) => entry.kind === 'call')
 const polls = () => service.log.filter((entry) => entry.kind === 'poll')
 
-/** The kit as a freshly loaded page has it: every module evaluated anew. */
+/**
+ * The kit as a freshly loaded page has it: every module evaluated anew. The event stream's code,
+ * which the client loads only once a proxy names a stream, is loaded here too: loading a module
+ * takes real time, which a busy machine stretches past any amount of fake time a test advances.
+ */
 async function loadPage(): Promise<Kit & Components> {
   vi.resetModules()
-  const [react, components] = await Promise.all([import('../src/react/index.js'), import('../src/components/index.js')])
+  const [react, components] = await Promise.all([
+    import('../src/react/index.js'),
+    import('../src/components/index.js'),
+    import('../src/client/events.js'),
+  ])
   return { ...react, ...components }
 }
 
@@ -46,11 +57,7 @@ function pdfPage(kit: Kit) {
   return { PdfRunner, latest, shown: () => screen.getByTestId('pdf').textContent }
 }
 
-/**
- * Advances the fake clock until `check` holds (at most `limit` ms of it). The proxy signs with Web
- * Crypto, whose work finishes on another thread after a number of event-loop turns no fixed count
- * can promise on a busy machine: step until it has, rather than by a fixed amount.
- */
+/** Advances the fake clock until `check` holds (at most `limit` ms of it), step by step rather than by a fixed amount. */
 async function advanceUntil(check: () => boolean, limit = 10_000) {
   for (let waited = 0; !check() && waited < limit; waited += 100) await advance(100)
 }
@@ -67,7 +74,7 @@ async function startJob(kit: Kit, provider: (children: ReactNode) => ReactNode) 
   return jobId!
 }
 
-describe('a provider given a client', () => {
+describe('a provider given a client', RELOADS, () => {
   it('finds its own run after a reload, whatever other clients the new page made first: same job, billed 1', async () => {
     const before = await loadPage()
     const client = () => before.createToolsClient({ baseUrl: MOCK_BASE_URL, apiKey: MOCK_KEYS.demo })
@@ -142,7 +149,7 @@ it('a relative base URL and its absolute spelling are one fingerprint', async ()
   expect(fingerprint('/api/tools', undefined)).not.toBe(fingerprint('/api/tools', undefined, 'alice'))
 })
 
-describe('one browser, several people behind a proxy', () => {
+describe('one browser, several people behind a proxy', RELOADS, () => {
   let signedIn: string | null = null
   beforeEach(() => {
     signedIn = null

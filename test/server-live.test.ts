@@ -129,6 +129,8 @@ function reader(response: Response) {
     },
     /** Waits for a heartbeat. */
     comment: () => take((each) => each === 'comment'),
+    /** What came and was not taken yet ('comment' for a heartbeat). */
+    waiting: () => events.map((each) => (typeof each === 'string' ? each : each.event)),
   }
 }
 interface JobEvent {
@@ -338,6 +340,22 @@ describe('the event stream', () => {
     await vi.advanceTimersByTimeAsync(8000)
     await vi.advanceTimersByTimeAsync(1000)
     expect(await stream.next()).toBe('end')
+  })
+
+  it('beats only a stream that was quiet for heartbeatMs: one that just sent an event waits a whole interval', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] })
+    const { start, listen, hook } = proxyWith({ webhooks: { secret: WEBHOOK_SECRET }, heartbeatMs: 1500, streamMaxMs: 60_000 })
+    const { handle, jobId } = await start()
+    const stream = reader(await listen('alice', [handle]).response)
+    await stream.created()
+    await vi.advanceTimersByTimeAsync(1000)
+    await hook({ data: { jobId, status: 'processing', progress: 40 } })
+    expect(await stream.next()).toMatchObject({ body: { status: 'processing' } })
+    // An idle stream's beat was due at 1.5 s; this one sent at 1 s, so its next comes at 2.5 s.
+    await vi.advanceTimersByTimeAsync(1300)
+    expect(stream.waiting()).toEqual([])
+    await vi.advanceTimersByTimeAsync(200)
+    expect(stream.waiting()).toEqual(['comment'])
   })
 
   it('resumes with Last-Event-ID and misses nothing that happened while it was cut', async () => {

@@ -1,4 +1,5 @@
 import { jobName } from './jobSnapshot.js'
+import { createHeartbeat, type Beating } from './heartbeat.js'
 import { versionOf, type JobKey, type JobSnapshot, type JobStatus } from './jobStatus.js'
 import { EVENT_STREAM_HEADERS, eventId, fullEvent, jobEvent, jobTag, versionsIn } from './streamFormat.js'
 
@@ -14,7 +15,7 @@ export interface StreamedJob {
 export interface EventStreamOptions<J extends StreamedJob> {
   /** The stream ends after this long; the page resumes it. */
   streamMaxMs: number
-  /** A comment line this often keeps idle connections (and the proxies between) open. */
+  /** A comment line after this long with nothing sent keeps idle connections (and the proxies between) open. */
   heartbeatMs: number
   /** Bytes a stream may hold unread by a slow page before it is ended (the page resumes it). */
   maxQueuedBytes: number
@@ -52,28 +53,12 @@ const HEARTBEAT = encoder.encode(': \n\n')
  * stream ends when every job has.
  */
 export function createEventStreams<J extends StreamedJob>(jobStatus: JobStatus, options: EventStreamOptions<J>) {
-  /** Every open stream's heartbeat: one timer for all of them. */
-  const beating = new Set<() => void>()
-  let heartbeat: ReturnType<typeof setInterval> | undefined
-  const beat = (send: () => void) => {
-    beating.add(send)
-    heartbeat ??= setInterval(() => {
-      for (const each of beating) each()
-    }, options.heartbeatMs)
-    ;(heartbeat as { unref?: () => void }).unref?.()
-    return () => {
-      beating.delete(send)
-      if (beating.size === 0 && heartbeat !== undefined) {
-        clearInterval(heartbeat)
-        heartbeat = undefined
-      }
-    }
-  }
+  const heartbeat = createHeartbeat(options.heartbeatMs)
 
   return {
     /** How many streams are open in this instance. */
     get openStreams() {
-      return beating.size
+      return heartbeat.size
     },
 
     /**
@@ -96,6 +81,7 @@ export function createEventStreams<J extends StreamedJob>(jobStatus: JobStatus, 
       let closed = false
       let timer: ReturnType<typeof setTimeout> | undefined
       let stopBeat = () => {}
+      const pulse: Beating = { quiet: 0, beat: () => send(HEARTBEAT) }
 
       const close = () => {
         if (closed) return
@@ -113,6 +99,7 @@ export function createEventStreams<J extends StreamedJob>(jobStatus: JobStatus, 
       }
       const send = (bytes: Uint8Array) => {
         if (closed) return
+        pulse.quiet = 0
         controller.enqueue(bytes)
         // A page that does not read is not given memory without end: it resumes where it was.
         if ((controller.desiredSize ?? 0) < -options.maxQueuedBytes) close()
@@ -181,7 +168,7 @@ export function createEventStreams<J extends StreamedJob>(jobStatus: JobStatus, 
             if (signal.aborted) return close()
             signal.addEventListener('abort', close)
             timer = setTimeout(close, options.streamMaxMs)
-            stopBeat = beat(() => send(HEARTBEAT))
+            stopBeat = heartbeat.add(pulse)
           },
           cancel: close,
         },

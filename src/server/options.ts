@@ -68,7 +68,7 @@ export interface ToolsProxyOptions {
   webhooks?: WebhookOptions
   /** How long one event stream (`{basePath}/events`) stays open before the page resumes it, in ms. Default 5 minutes; lower it where a platform cuts requests sooner (serverless). */
   streamMaxMs?: number
-  /** How often an open event stream gets a comment line to keep it alive, in ms. Default 15 s. */
+  /** How long an open event stream may go with nothing sent before it gets a comment line to keep it alive, in ms. Default 15 s. */
   heartbeatMs?: number
   /** Event streams one user may hold open on one instance (a page holds one). Default 16. */
   streamsPerUser?: number
