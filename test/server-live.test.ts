@@ -51,21 +51,22 @@ function proxyWith(options: Partial<ToolsProxyOptions> = {}) {
   const send = (user: string, path: string, init: RequestInit & { headers?: Record<string, string> } = {}) =>
     proxy.handle(new Request(`${SITE}/api/tools${path}`, { ...init, headers: { 'x-user': user, ...init.headers } }))
   /** Starts a report job as `user`: its handle and the stream the answer names. */
-  const start = async (user = 'alice') => {
+  const start = async (user = 'alice', page?: string) => {
     const response = await send(user, '/valuation/report', {
       method: 'POST',
       body: JSON.stringify({ propertyCategory: 'flat', totalArea: 50 }),
-      headers: { 'content-type': 'application/json', origin: SITE },
+      headers: { 'content-type': 'application/json', origin: SITE, ...(page && { 'x-tools-page': page }) },
     })
     expect(response.status).toBe(202)
     const { jobId } = (await response.json()) as { jobId: string }
     return { handle: jobId, jobId: `job_${jobs}`, events: response.headers.get('x-tools-events') }
   }
-  const listen = (user: string, handles: string[], lastEventId?: string) => {
+  const listen = (user: string, handles: string[], lastEventId?: string, page?: string) => {
     const controller = new AbortController()
     opened.add(controller)
     const query = handles.map((handle) => `job=${encodeURIComponent(`valuation/report:${handle}`)}`).join('&')
-    const response = send(user, `/events?${query}`, { signal: controller.signal, headers: lastEventId ? { 'last-event-id': lastEventId } : {} })
+    const headers = { ...(lastEventId && { 'last-event-id': lastEventId }), ...(page && { 'x-tools-page': page }) }
+    const response = send(user, `/events?${query}`, { signal: controller.signal, headers })
     return { response, cut: () => controller.abort() }
   }
   /** A webhook as the service sends one, signed with `secret` (or as `sign` says). */
@@ -443,23 +444,24 @@ describe('a job’s present state, first on the stream', () => {
 })
 
 /**
- * A stream opened after its user started jobs (their news went before it subscribed, as when the
- * page starts them while its stream is on the way) carries the jobs of theirs created lately, with
- * their present state, and no older one nor anyone else's.
+ * A stream opened after its page started jobs (their news went before it subscribed, as when the
+ * page starts them while its stream is on the way) carries the jobs its page created lately, with
+ * their present state, and no older one, nor another tab's, nor anyone else's.
  */
 async function joinsRecentJobs(store: ProxyStore) {
   vi.useFakeTimers({ toFake: ['Date'] })
   const options = { store, webhooks: { secret: WEBHOOK_SECRET } }
   const [one, other] = [proxyWith(options), proxyWith(options)]
-  const old = await other.start('alice')
+  const old = await other.start('alice', 'tab-1')
   vi.setSystemTime(Date.now() + 31_000)
-  const named = await one.start('alice')
-  const recent = await other.start('alice')
-  const bobs = await other.start('bob')
-  const stream = reader(await one.listen('alice', [named.handle]).response)
+  const named = await one.start('alice', 'tab-1')
+  const recent = await other.start('alice', 'tab-1')
+  const otherTabs = [await other.start('alice', 'tab-2'), await other.start('alice')]
+  const bobs = await other.start('bob', 'tab-1')
+  const stream = reader(await one.listen('alice', [named.handle], undefined, 'tab-1').response)
   const joined = [await stream.created(), await stream.created()]
   expect(joined.map((each) => each !== 'end' && each.jobId).sort()).toEqual([named.handle, recent.handle].sort())
-  for (const { jobId } of [old, bobs, recent, named]) await other.hook({ data: { jobId, status: 'completed' } })
+  for (const { jobId } of [old, bobs, ...otherTabs, recent, named]) await other.hook({ data: { jobId, status: 'completed' } })
   const ends = [await stream.next(), await stream.next()]
   expect(ends.map((each) => each !== 'end' && [each.jobId, each.body.status]).sort()).toEqual([[named.handle, 'completed'], [recent.handle, 'completed']].sort())
   expect(await stream.next()).toBe('end')
@@ -487,7 +489,7 @@ async function carriesNewJobs(store: ProxyStore) {
 }
 
 describe('one stream for the page’s life', () => {
-  it('carries the jobs its user started lately, whose news went before it opened', () => joinsRecentJobs(memoryStore()))
+  it('carries the jobs its page started lately, whose news went before it opened', () => joinsRecentJobs(memoryStore()))
 
   it('carries the jobs its user starts while it is open, on any instance, and nobody else’s', () => carriesNewJobs(memoryStore()))
 
@@ -619,7 +621,7 @@ describe('on a real Redis', () => {
     })
   })
 
-  it('a stream carries the jobs its user started lately, kept in Redis', async () => {
+  it('a stream carries the jobs its page started lately, kept in Redis', async () => {
     await joinsRecentJobs(redisStore(await redis.connect(), { prefix: 'recent:', onError: () => {} }))
   })
 

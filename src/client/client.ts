@@ -97,11 +97,14 @@ export function createClient(tools: readonly ToolDefinition[], options: ToolsCli
     return tool
   }
 
-  function headers(key: string | undefined, post: Post | undefined): Headers {
+  function headers(key: string | undefined, post: Post | undefined, named = false): Headers {
     const result = new Headers(options.headers)
     if (key) result.set('Authorization', `Bearer ${key}`)
     if (post?.contentType) result.set('Content-Type', post.contentType)
     if (post?.idempotencyKey) result.set('Idempotency-Key', post.idempotencyKey)
+    // Behind a proxy with a stream, calls and the stream name this page: its stream, on its way,
+    // takes the jobs the page starts meanwhile (and no other tab's).
+    if (streamNamed && (post || named)) result.set('X-Tools-Page', page)
     result.set('Accept', 'application/json, */*')
     return result
   }
@@ -110,6 +113,7 @@ export function createClient(tools: readonly ToolDefinition[], options: ToolsCli
   // Behind a proxy that names an event stream, jobs are pushed to the page instead of polled. The
   // stream's code loads only then: a page that talks to the service directly never carries it.
   let streamNamed: string | undefined
+  const page = Math.random().toString(36).slice(2, 14)
   let hub: Promise<EventHub> | undefined
   const offerStream = (response: Response) => {
     const address = response.headers.get('x-tools-events')
@@ -119,7 +123,7 @@ export function createClient(tools: readonly ToolDefinition[], options: ToolsCli
   }
   const eventHub = () =>
     (hub ??= import('./events.js').then(({ createEventHub }) =>
-      createEventHub({ fetch: options.fetch, headers: async () => headers(await resolveKey(), undefined) }),
+      createEventHub({ fetch: options.fetch, headers: async () => headers(await resolveKey(), undefined, true) }),
     ))
 
   // One pacer per key, named by a hash: the key itself is kept nowhere.

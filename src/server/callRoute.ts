@@ -5,7 +5,7 @@ import type { ProxyContext } from './context.js'
 import { formFieldReader } from './formFields.js'
 import { endedIn, type JobKey } from './jobStatus.js'
 import { keys } from './keys.js'
-import { newJobNews } from './eventsRoute.js'
+import { newJobNews, pageOf } from './eventsRoute.js'
 import { AnswerTooLarge, artifactPaths, stringsIn } from './links.js'
 import { billable, outcomeOfFailure, reserveWith, type CallOutcome } from './money.js'
 import { overRate, rateCount, rateLimited, type Caller } from './guards.js'
@@ -86,7 +86,7 @@ export async function callRoute(context: ProxyContext, request: Request, user: C
     const written = parsed ? artifactPaths(parsed.strings, service.base) : form ? formPaths(form.fields(), service.base) : opaque ? 'unknown' : new Set<string>()
     const answer = await service.answerOf(upstream)
     const reply = await rewriteFor(context, answer, { user, tool, written, created: true })
-    if (reply.createdJobId) await recordCreation(context, user, tool, reply.createdJobId, answer, written)
+    if (reply.createdJobId) await recordCreation(context, user, tool, reply.createdJobId, answer, written, pageOf(request))
     return replyResponse(reply)
   } catch (error) {
     if (error instanceof AnswerTooLarge || error instanceof StoreUnavailable) throw error
@@ -140,10 +140,10 @@ function formPaths(fields: string[] | undefined, service: string): Set<string> |
 }
 
 /** A new job, recorded for what follows: what its request carried, its first status (which remembers its tool for webhooks), and told to the user's open streams. */
-async function recordCreation(context: ProxyContext, user: Caller, tool: Tool, jobId: string, answer: Answer, written: Set<string> | 'unknown') {
+async function recordCreation(context: ProxyContext, user: Caller, tool: Tool, jobId: string, answer: Answer, written: Set<string> | 'unknown', page: string | undefined) {
   const { jobStatus } = context
   // All in one trip to the store with the status's write: what the request carried, and the news for the user's streams.
-  const also: StoreOperation[] = newJobNews(context.store, user, tool.id, jobId)
+  const also: StoreOperation[] = newJobNews(context.store, user, tool.id, jobId, page)
   if (written === 'unknown' || written.size > 0) {
     also.unshift({ op: 'set', key: keys.written(jobId), value: JSON.stringify(written === 'unknown' ? written : [...written]), ttlMs: MEMORY_TTL })
   }

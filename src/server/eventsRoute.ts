@@ -61,7 +61,8 @@ export async function eventsRoute(context: ProxyContext, request: Request, user:
     unsubscribe = await context.store.subscribe(userJobsChannel(user.storeId), { message: join })
     // Then the jobs created lately, whose news may have gone before the subscription: one the page
     // started while this stream was on its way is carried all the same.
-    recent = (await context.store.list?.(keys.recentJobs(user.storeId))) ?? []
+    const page = pageOf(request)
+    recent = (page && (await context.store.list?.(keys.recentJobs(user.storeId, page)))) || []
   } catch (error) {
     unsubscribe?.().catch(() => {})
     leave()
@@ -83,14 +84,25 @@ export async function eventsRoute(context: ProxyContext, request: Request, user:
 const RECENT_MS = 30_000
 
 /**
- * A new job's news, in its creation's trip to the store: told to the user's open streams, and kept
- * a while for one opening now (where the store keeps lists: a store's own batch may not know them).
+ * The page a request comes from, as the kit's client names it (`X-Tools-Page`, once the proxy has
+ * named it a stream): a random id, so a stream opening takes the jobs its own page started
+ * meanwhile, not every tab's. Anything else is no page.
  */
-export function newJobNews(store: ProxyStore, user: Caller, tool: string, jobId: string): StoreOperation[] {
+export function pageOf(request: Request): string | undefined {
+  const page = request.headers.get('x-tools-page')
+  return page && /^[\w-]{1,64}$/.test(page) ? page : undefined
+}
+
+/**
+ * A new job's news, in its creation's trip to the store: told to the user's open streams, and kept
+ * a while for its page's stream opening now (where the store keeps lists: a store's own batch may
+ * not know them).
+ */
+export function newJobNews(store: ProxyStore, user: Caller, tool: string, jobId: string, page: string | undefined): StoreOperation[] {
   const news = JSON.stringify({ tool, jobId, at: Date.now() })
   const told: StoreOperation = { op: 'publish', channel: userJobsChannel(user.storeId), message: news }
-  if (!store.push) return [told]
-  return [told, { op: 'push', key: keys.recentJobs(user.storeId), value: news, max: MAX_STREAMED_JOBS, ttlMs: RECENT_MS }]
+  if (!store.push || !page) return [told]
+  return [told, { op: 'push', key: keys.recentJobs(user.storeId, page), value: news, max: MAX_STREAMED_JOBS, ttlMs: RECENT_MS }]
 }
 
 /** A job the user started (created after `since`, when given), as told on their channel, with its handle for them; undefined for anything else. */

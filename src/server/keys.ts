@@ -25,8 +25,8 @@ export const keys = {
   ended: (job: string) => `ended:${job}`,
   /** A read of the service for a job in flight, by whichever instance claimed it. */
   reading: (job: string) => `reading:${job}`,
-  /** A user's jobs created lately (`{ tool, jobId, at }`), for a stream that opens just after. */
-  recentJobs: (user: string) => `recent-jobs:${user}`,
+  /** The jobs one page of a user created lately (`{ tool, jobId, at }`), for its stream opening just after. */
+  recentJobs: (user: string, page: string) => `recent-jobs:${user}:${page}`,
   /** The instance watching a job. */
   lease: (job: string) => `lease:${job}`,
 }
