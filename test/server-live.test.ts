@@ -493,6 +493,20 @@ describe('one stream for the page’s life', () => {
 
   it('carries the jobs its user starts while it is open, on any instance, and nobody else’s', () => carriesNewJobs(memoryStore()))
 
+  it('naming its page, carries that page’s new jobs only: another tab’s take none of its places', async () => {
+    const { start, listen, hook } = proxyWith({ webhooks: { secret: WEBHOOK_SECRET } })
+    const first = await start('alice', 'tab-1')
+    const stream = reader(await listen('alice', [first.handle], undefined, 'tab-1').response)
+    expect(await stream.created()).toMatchObject({ jobId: first.handle })
+    const otherTab = await start('alice', 'tab-2')
+    const mine = await start('alice', 'tab-1')
+    expect(await stream.created()).toMatchObject({ jobId: mine.handle })
+    for (const { jobId } of [otherTab, mine, first]) await hook({ data: { jobId, status: 'completed' } })
+    const got = [await stream.next(), await stream.next()]
+    expect(got.map((each) => each !== 'end' && each.jobId).sort()).toEqual([first.handle, mine.handle].sort())
+    expect(await stream.next()).toBe('end')
+  })
+
   it('carries them on a store that keeps no lists nor batches (a partner’s own)', () => {
     const { push, list, batch, ...plain } = memoryStore()
     expect([push, list, batch].every(Boolean)).toBe(true)

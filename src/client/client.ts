@@ -270,6 +270,8 @@ export function createClient(tools: readonly ToolDefinition[], options: ToolsCli
   async function start(id: string, input: unknown, opts: CallOptions = {}): Promise<JobHandle> {
     const tool = definition(id)
     if (tool.mode !== 'deferred') throw validationError([issue('tool', 'sync-tool')], id)
+    // Sent naming this page (a stream was named before it): the page's stream carries it.
+    const paged = streamNamed !== undefined
     const { response, body } = await call(tool, input, opts)
     offerStream(response)
     const { jobId, status, requestId } = asRecord(body) ?? {}
@@ -277,7 +279,7 @@ export function createClient(tools: readonly ToolDefinition[], options: ToolsCli
       throw malformed(tool, 'a 202 needs jobId, status and requestId', body, response.status)
     }
     // The proxy adds it to the page's stream, open or opening: no need to open another for it.
-    if (streamNamed) void eventHub().then((loaded) => loaded.started(tool.id, jobId))
+    if (paged) void eventHub().then((loaded) => loaded.started(tool.id, jobId))
     return { tool: tool.id, jobId, status, requestId }
   }
 

@@ -50,8 +50,9 @@ export async function eventsRoute(context: ProxyContext, request: Request, user:
   }
   // Listening before the stream answers: a job the page starts once it has the answer is heard.
   const stream: { add?: (job: UserStreamedJob) => void } = {}
+  const page = pageOf(request)
   const join = (text: string, since = 0) =>
-    void userJob(context, user, text, since).then(
+    void userJob(context, user, text, since, page).then(
       (job) => job && stream.add?.(job),
       (error: unknown) => context.service.report(`a new job could not join its user's stream: ${String(error)}`),
     )
@@ -61,7 +62,6 @@ export async function eventsRoute(context: ProxyContext, request: Request, user:
     unsubscribe = await context.store.subscribe(userJobsChannel(user.storeId), { message: join })
     // Then the jobs created lately, whose news may have gone before the subscription: one the page
     // started while this stream was on its way is carried all the same.
-    const page = pageOf(request)
     recent = (page && (await context.store.list?.(keys.recentJobs(user.storeId, page)))) || []
   } catch (error) {
     unsubscribe?.().catch(() => {})
@@ -99,17 +99,21 @@ export function pageOf(request: Request): string | undefined {
  * not know them).
  */
 export function newJobNews(store: ProxyStore, user: Caller, tool: string, jobId: string, page: string | undefined): StoreOperation[] {
-  const news = JSON.stringify({ tool, jobId, at: Date.now() })
+  const news = JSON.stringify({ tool, jobId, at: Date.now(), page })
   const told: StoreOperation = { op: 'publish', channel: userJobsChannel(user.storeId), message: news }
   if (!store.push || !page) return [told]
   return [told, { op: 'push', key: keys.recentJobs(user.storeId, page), value: news, max: MAX_STREAMED_JOBS, ttlMs: RECENT_MS }]
 }
 
-/** A job the user started (created after `since`, when given), as told on their channel, with its handle for them; undefined for anything else. */
-async function userJob(context: ProxyContext, user: Caller, text: string, since: number): Promise<UserStreamedJob | undefined> {
-  const { tool: id, jobId, at } = JSON.parse(text) as { tool: string; jobId: string; at: number }
+/**
+ * A job the user started (created after `since`, when given; on `page`, when the stream names its
+ * page: another tab's jobs would only take its places), as told on their channel, with its handle
+ * for them; undefined for anything else.
+ */
+async function userJob(context: ProxyContext, user: Caller, text: string, since: number, page: string | undefined): Promise<UserStreamedJob | undefined> {
+  const { tool: id, jobId, at, page: from } = JSON.parse(text) as { tool: string; jobId: string; at: number; page?: string }
   const tool = getTool(id)
-  if (since && !(at > since)) return undefined
+  if ((since && !(at > since)) || (page && from !== page)) return undefined
   if (!tool || tool.mode !== 'deferred' || !user.tools.includes(tool.id)) return undefined
   return { key: { toolPath: tool.path, jobId }, tool: tool.id, handle: await context.handles.job(user.user, tool.id, jobId), user }
 }
