@@ -507,6 +507,17 @@ describe('one stream for the page’s life', () => {
     expect(await stream.next()).toBe('end')
   })
 
+  it('takes a page id that is not one (too long, or not a word) as none: the stream carries every new job of its user', async () => {
+    const { start, listen } = proxyWith({ webhooks: { secret: WEBHOOK_SECRET } })
+    const first = await start('alice')
+    for (const hostile of ['x'.repeat(65), '../tab-1', 'tab 1']) {
+      const stream = reader(await listen('alice', [first.handle], undefined, hostile).response)
+      expect(await stream.created()).toMatchObject({ jobId: first.handle })
+      const other = await start('alice', 'tab-1')
+      expect(await stream.created()).toMatchObject({ jobId: other.handle })
+    }
+  })
+
   it('carries them on a store that keeps no lists nor batches (a partner’s own)', () => {
     const { push, list, batch, ...plain } = memoryStore()
     expect([push, list, batch].every(Boolean)).toBe(true)

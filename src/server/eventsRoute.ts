@@ -12,8 +12,9 @@ import type { ProxyStore, StoreOperation } from './store.js'
 
 /**
  * `GET {basePath}/events?job=<tool id>:<handle>&…`: one stream of the page's jobs, each bound to
- * this user like a read (one they may not read gets the refusal a read would); the jobs this user
- * starts while it is open (on any instance), or started just before, join it.
+ * this user like a read (one they may not read gets the refusal a read would); the jobs its page
+ * (`X-Tools-Page`; with none, its user) starts while it is open, on any instance, or started just
+ * before, join it.
  */
 export async function eventsRoute(context: ProxyContext, request: Request, user: Caller): Promise<Response> {
   const wanted = new URL(request.url).searchParams.getAll('job')
@@ -80,7 +81,7 @@ export async function eventsRoute(context: ProxyContext, request: Request, user:
   return response
 }
 
-/** How long a new job stays in its user's recent list: far longer than a stream takes to open. */
+/** How long a new job stays in its page's recent list: far longer than a stream takes to open. */
 const RECENT_MS = 30_000
 
 /**
