@@ -11,21 +11,19 @@
 // - 1,000 jobs on pages whose streams are cut at random: every end seen, and how.
 import { spawn } from 'node:child_process'
 import { connect, type Socket } from 'node:net'
-import { dirname, join } from 'node:path'
 import { PerformanceObserver } from 'node:perf_hooks'
 import { createInterface } from 'node:readline'
-import { fileURLToPath } from 'node:url'
 import { act, render } from '@testing-library/react'
 import { useEffect, useSyncExternalStore } from 'react'
 import { createRoot } from 'react-dom/client'
 import { createClient } from 'redis'
-import { build } from 'vite'
 import { afterAll, beforeAll, test } from 'vitest'
 import { createMockService, MOCK_KEYS } from '../src/mock/index.js'
 import { createToolsClient, ToolsProvider, useJob } from '../src/react/index.js'
 import { createToolsProxy, memoryStore, redisStore, type ProxyStore, type ToolsProxy } from '../src/server/index.js'
 import { TOOLS, type ToolsClient } from '../src/tools/index.js'
 import { startRedis } from '../test/support/redis.js'
+import { buildChild } from './bench-child.js'
 
 const SITE = 'https://partner.test'
 const WEBHOOK_SECRET = 'whsec_C2FVsBQIhrscChlQIMV+b5sSYspob7oD'
@@ -220,20 +218,7 @@ test('10,000 open streams on one instance, at the default heartbeat', async () =
 
 /** The proxy alone in a child process behind srvx, built from the sources; `cpu()` reads its CPU since the last call. */
 async function proxyProcess(heartbeatMs: number) {
-  // Paths, not URLs: jsdom's URL is not the one `fileURLToPath` takes.
-  const here = dirname(fileURLToPath(import.meta.url))
-  const outDir = join(here, '../node_modules/.cache/bench-streams-child')
-  await build({
-    configFile: false,
-    logLevel: 'silent',
-    build: {
-      ssr: join(here, 'bench-streams-child.ts'),
-      outDir,
-      emptyOutDir: true,
-      rolldownOptions: { output: { entryFileNames: 'child.mjs' } },
-    },
-  })
-  const child = spawn(process.execPath, [join(outDir, 'child.mjs'), String(heartbeatMs)], { stdio: ['pipe', 'pipe', 'inherit'] })
+  const child = spawn(process.execPath, [await buildChild('bench-streams-child'), String(heartbeatMs)], { stdio: ['pipe', 'pipe', 'inherit'] })
   const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]()
   const read = async <T,>() => JSON.parse((await lines.next()).value as string) as T
   const { url, handles } = await read<{ url: string; handles: string[] }>()
@@ -285,7 +270,7 @@ test('10,000 open streams over real HTTP: the proxy CPU while idle, at the defau
     const without = await idle(15_000)
     const streams = await holdStreams(proxy.url, proxy.handles, 10_000)
     // Idle means after the minute's quiet read of each job (with webhooks, a job quiet for a minute is
-    // read; the simulated service's requestId differs from read to read, so each stream gets an event):
+    // read; that first read's body is more than the creation's answer, so each stream gets an event):
     // the window starts just after it, and the collectors are done with what opening the streams left.
     const opened = streams.bytes()
     for (const started = performance.now(); streams.bytes() - opened < 10_000 * 100 && performance.now() - started < 80_000; ) await sleep(100)

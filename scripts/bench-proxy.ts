@@ -8,13 +8,16 @@
 //   registered (spans batched to an exporter that drops them, metrics kept for a reader). Rounds
 //   alternate the scenarios, so a busy machine weighs on each alike; the median of the rounds.
 // - Over real HTTP, against a bare hop: p50 and p90 of a sync call and of a job read, through a bare
-//   hop, the proxy on memoryStore and on redisStore (a real redis-server), as multiples of the hop.
+//   hop, the proxy on memoryStore and on redisStore (a real redis-server), as multiples of the hop
+//   (scripts/bench-overhead-child.ts, built, in a process of its own).
+import { spawn } from 'node:child_process'
 import { metrics, trace } from '@opentelemetry/api'
 import { MeterProvider, MetricReader } from '@opentelemetry/sdk-metrics'
 import { BasicTracerProvider, BatchSpanProcessor, type SpanExporter } from '@opentelemetry/sdk-trace-base'
 import { test } from 'vitest'
 import { createToolsProxy, type ToolsProxyOptions } from '../src/server/index.js'
 import { TOOLS } from '../src/tools/index.js'
+import { buildChild } from './bench-child.js'
 
 const SERVICE = 'https://tools.cabinet.test/v1'
 const SITE = 'https://partner.test/api/tools'
@@ -140,110 +143,16 @@ test('telemetry benchmark', async () => {
   if (told === 0) throw new Error('onEvent was never called')
 })
 
-const HOP_ROUNDS = 12
-const HOP_REQUESTS = 100
-
 /**
- * What the proxy adds to a request over real HTTP on loopback, against the least a proxy can do:
- * a bare hop that reads the body, forwards it with the key and passes the answer back. The page,
- * the front servers (srvx) and the service (another srvx) are one process, as on a quiet machine
- * with the service next door. Scenarios alternate request by request round after round, so load
- * weighs on each alike; every answer must be a 200.
+ * What the proxy adds to a request over real HTTP on loopback, against a bare hop: p50 and p90 of a
+ * sync call and of a job read, through the hop and the proxy on memoryStore and on redisStore, as
+ * multiples of the hop's. Measured by scripts/bench-overhead-child.ts, built and run by plain Node.
  */
 test('proxy overhead over HTTP, against a bare hop', async () => {
-  const { listen } = await import('../test/support/http.js')
-  const { startRedis } = await import('../test/support/redis.js')
-  const { memoryStore, redisStore } = await import('../src/server/index.js')
-  let jobs = 0
-  const upstream = await listen(async (request) => {
-    const { pathname } = new URL(request.url)
-    if (request.method === 'POST' && pathname === '/v1/valuation/rent') {
-      await request.text()
-      return Response.json({ value: 1234, currency: 'EUR', requestId: 'req_1' })
-    }
-    if (request.method === 'POST') return Response.json({ jobId: `job_${++jobs}`, status: 'pending', requestId: 'req_1' }, { status: 202 })
-    const jobId = pathname.split('/').pop()
-    return Response.json({ jobId, status: 'processing', progress: 0.5, preview: `${upstream.url}/v1/artifacts/${jobId}/preview.png`, requestId: 'req_2' })
-  })
-  const serviceBase = `${upstream.url}/v1`
-  const hop = await listen(async (request) => {
-    const { pathname } = new URL(request.url)
-    const headers = new Headers({ authorization: 'Bearer server-key' })
-    const type = request.headers.get('content-type')
-    if (type) headers.set('content-type', type)
-    const body = request.method === 'POST' ? await request.arrayBuffer() : undefined
-    const answer = await fetch(serviceBase + pathname.slice('/api/tools'.length), { method: request.method, headers, body })
-    return new Response(await answer.arrayBuffer(), { status: answer.status, headers: { 'content-type': 'application/json' } })
-  })
-  const redis = await startRedis()
-  // A spend cap no bench meets: its counting is part of every call, as for a partner who sets one.
-  const limits = { calls: 1e9, windowMs: 86_400_000 }
-  const memoryProxy = benchProxy(fetch, { baseUrl: serviceBase, store: memoryStore(), limits })
-  const redisProxy = benchProxy(fetch, { baseUrl: serviceBase, store: redisStore(await redis.connect()), limits })
-  const fronts = { memory: await listen((request) => memoryProxy.handle(request)), redis: await listen((request) => redisProxy.handle(request)) }
-  try {
-    const bases = { hop: hop.url, memory: fronts.memory.url, redis: fronts.redis.url }
-    type Scenario = keyof typeof bases
-    const scenarios = Object.keys(bases) as Scenario[]
-
-    const call = async (base: string) => {
-      const answer = await fetch(`${base}/api/tools/valuation/rent`, { method: 'POST', body: BODY, headers: { 'content-type': 'application/json' } })
-      const text = await answer.text()
-      if (answer.status !== 200) throw new Error(`a call answered ${answer.status}: ${text}`)
-    }
-    // Each read names a job not read before: it reaches the service, as a bare hop's read does.
-    const handles: Record<Scenario, string[]> = { hop: [], memory: [], redis: [] }
-    const needed = (HOP_ROUNDS + 1) * HOP_REQUESTS
-    for (const scenario of scenarios) {
-      for (let index = 0; index < needed; index++) {
-        const created = await fetch(`${bases[scenario]}/api/tools/pdf/create`, { method: 'POST', body: '{"objectId":"obj_1"}', headers: { 'content-type': 'application/json' } })
-        if (created.status !== 202) throw new Error(`a creation answered ${created.status}: ${await created.text()}`)
-        handles[scenario].push(((await created.json()) as { jobId: string }).jobId)
-      }
-    }
-    const read = async (base: string, handle: string) => {
-      const answer = await fetch(`${base}/api/tools/pdf/create/jobs/${encodeURIComponent(handle)}`)
-      const text = await answer.text()
-      if (answer.status !== 200) throw new Error(`a read answered ${answer.status}: ${text}`)
-    }
-
-    const times = { call: { hop: [], memory: [], redis: [] }, read: { hop: [], memory: [], redis: [] } } as Record<'call' | 'read', Record<Scenario, number[]>>
-    const timed = async (into: number[], request: () => Promise<void>, keep: boolean) => {
-      const start = performance.now()
-      await request()
-      if (keep) into.push(performance.now() - start)
-    }
-    let next = 0
-    for (let round = 0; round <= HOP_ROUNDS; round++) {
-      for (let index = 0; index < HOP_REQUESTS; index++, next++) {
-        // Each scenario goes first in turn: none always follows the same other.
-        const order = [...scenarios.slice(next % 3), ...scenarios.slice(0, next % 3)]
-        for (const scenario of order) await timed(times.call[scenario], () => call(bases[scenario]), round > 0) // round 0 warms up
-        for (const scenario of order) await timed(times.read[scenario], () => read(bases[scenario], handles[scenario][next]!), round > 0)
-      }
-    }
-    const quantile = (values: number[], q: number) => [...values].sort((a, b) => a - b)[Math.floor(values.length * q)]!
-    const rows = (['call', 'read'] as const).flatMap((kind) => {
-      const bare = quantile(times[kind].hop, 0.5)
-      const bare90 = quantile(times[kind].hop, 0.9)
-      return scenarios.map((scenario) => {
-        const p50 = quantile(times[kind][scenario], 0.5)
-        const p90 = quantile(times[kind][scenario], 0.9)
-        return {
-          request: kind === 'call' ? 'sync JSON call' : 'job read',
-          through: scenario === 'hop' ? 'bare hop' : `proxy, ${scenario}Store`,
-          'p50 ms': p50.toFixed(3),
-          'p50 × hop': (p50 / bare).toFixed(2),
-          'p90 ms': p90.toFixed(3),
-          'p90 × hop': (p90 / bare90).toFixed(2),
-        }
-      })
-    })
-    const load = (await import('node:os')).loadavg().map((value) => value.toFixed(2)).join(' ')
-    console.log(`\nProxy overhead over HTTP (${HOP_ROUNDS} rounds × ${HOP_REQUESTS} requests each; load average ${load})\n`)
-    console.table(rows)
-  } finally {
-    await Promise.all([upstream.close(), hop.close(), fronts.memory.close(), fronts.redis.close()])
-    await redis.stop()
-  }
-})
+  const child = spawn(process.execPath, [await buildChild('bench-overhead-child')], { stdio: ['ignore', 'pipe', 'inherit'] })
+  let out = ''
+  for await (const chunk of child.stdout) out += String(chunk)
+  const { title, rows } = JSON.parse(out) as { title: string; rows: Record<string, string>[] }
+  console.log(`\n${title}\n`)
+  console.table(rows)
+}, 180_000)

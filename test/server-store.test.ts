@@ -263,6 +263,81 @@ describe('round trips to Redis, per request', () => {
   })
 })
 
+describe('a job read that reaches the service, and the store write of its answer', () => {
+  /** A proxy on memoryStore whose writes of a job's status wait for `open()`; `order` tells when the write landed and the page was answered. */
+  const gated = (answer: Record<string, unknown>) => {
+    const inner = memoryStore()
+    let openGate = () => {}
+    let enter = () => {}
+    const gate = new Promise<void>((resolve) => (openGate = resolve))
+    const entered = new Promise<void>((resolve) => (enter = resolve))
+    const order: string[] = []
+    let closed = false
+    const store: ProxyStore = {
+      ...inner,
+      batch: async (operations) => {
+        if (!closed || !operations.some((operation) => operation.op === 'set' && operation.key.startsWith('status:'))) return inner.batch!(operations)
+        enter()
+        await gate
+        const answers = await inner.batch!(operations)
+        order.push('written')
+        return answers
+      },
+    }
+    let reads = 0
+    const service: typeof fetch = async (_input, init) => {
+      if (init?.method === 'POST') return Response.json({ jobId: 'job_1', status: 'pending' }, { status: 202 })
+      reads++
+      return Response.json({ jobId: 'job_1', ...answer })
+    }
+    const proxy = testProxy(service, { store })
+    const send = async (path: string, init: RequestInit = {}) => {
+      const response = await proxy.handle(new Request(`${SITE}/api/tools${path}`, { ...init, headers: { 'x-user': 'alice', 'content-type': 'application/json' } }))
+      return (await response.json()) as { jobId: string; status: string; report?: string | null }
+    }
+    return {
+      order,
+      entered,
+      reads: () => reads,
+      open: () => openGate(),
+      async start() {
+        const { jobId } = await send('/valuation/report', { method: 'POST', body: JSON.stringify({ objectId: 'obj_1' }) })
+        closed = true
+        const path = `/valuation/report/jobs/${encodeURIComponent(jobId)}`
+        return { path, read: () => send(path).then((body) => (order.push('answered'), body)) }
+      },
+    }
+  }
+
+  it('a running job with no new file: the page is answered before the write lands, which lands after', async () => {
+    const { order, entered, reads, open, start } = gated({ status: 'processing' })
+    const { read } = await start()
+    const answered = read()
+    await entered
+    // Answered while the write is held back: a round trip sooner.
+    await vi.waitFor(() => expect(order).toEqual(['answered']), { timeout: 2000, interval: 5 })
+    expect((await answered).status).toBe('processing')
+    open()
+    await vi.waitFor(() => expect(order).toEqual(['answered', 'written']), { timeout: 2000, interval: 5 })
+    expect(reads()).toBe(1)
+  })
+
+  it.each([
+    ['an answer naming a new file (held for its user first)', { status: 'processing', report: `${SERVICE}/artifacts/job_1/report.pdf` }],
+    ['an end (the first end written wins)', { status: 'completed' }],
+  ])('%s waits for the write', async (_name, answer) => {
+    const { order, entered, open, start } = gated(answer)
+    const { read } = await start()
+    const answered = read()
+    await entered
+    open()
+    const body = await answered
+    expect(order).toEqual(['written', 'answered'])
+    expect(body.status).toBe(answer.status)
+    if ('report' in answer) expect(body.report).toMatch(/^\/api\/tools\/artifacts\//)
+  })
+})
+
 const batchStores: [string, () => ProxyStore][] = [
   ['memoryStore', () => memoryStore()],
   ['redisStore', () => countedRedis().store],

@@ -106,7 +106,15 @@ export function createJobStatus(store: ProxyStore, readService: (key: JobKey) =>
         if (!ok(snapshot)) return { snapshot } // only a job's own answer is shared; a refusal or a failure is read again next time
         const added = withWrite?.(snapshot) ?? []
         released = true // with the write, in one trip
-        const { next, answers } = await put(key, snapshot, previous, [{ op: 'release', key: claim }, ...added])
+        const writing = put(key, snapshot, previous, [{ op: 'release', key: claim }, ...added])
+        // A running job's answer over a snapshot kept, with nothing to hold, needs nothing the write
+        // answers: it goes a round trip sooner. An end waits (the first end written wins), as do new
+        // files' holds and a job's first snapshot (it takes a webhook that came before it).
+        if (!snapshot.terminal && added.length === 0 && previous) {
+          writing.catch((error: unknown) => options.report(`a job's status could not be kept: ${error instanceof Error ? error.message : String(error)}`))
+          return { snapshot }
+        }
+        const { next, answers } = await writing
         return { snapshot: next, added: answers.slice(1) }
       } finally {
         if (!released) await store.release(claim).catch(() => {})
