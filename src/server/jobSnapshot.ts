@@ -26,7 +26,7 @@ export interface JobStatusOptions {
   leaseMs: number
   /** The service sends webhooks: a watcher waits this long for one before reading the job itself. */
   webhookQuietMs?: number
-  /** Tells the partner of a watcher's failed read. */
+  /** Tells the partner of a watcher's failed read, and of a read's answer the store could not keep. */
   report: (message: string) => void
 }
 
