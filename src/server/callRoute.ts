@@ -150,5 +150,5 @@ async function recordCreation(context: ProxyContext, user: Caller, tool: Tool, j
   // The creation starts the job's clock: a watcher paces its reads (or waits for webhooks) from it.
   // Kept as a read would answer it (200): with webhooks, reads are served from it until the first one.
   const key: JobKey = { toolPath: tool.path, jobId }
-  await jobStatus.put(key, { ...answer, status: 200, readAt: 0, since: Date.now(), terminal: endedIn(answer.body) }, undefined, also)
+  await jobStatus.put(key, { ...answer, status: 200, readAt: 0, since: Date.now(), terminal: endedIn(answer.body) }, 'new', also)
 }

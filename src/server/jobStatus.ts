@@ -45,27 +45,35 @@ export function createJobStatus(store: ProxyStore, readService: (key: JobKey) =>
   }
   /** Gives a claim back without waiting: whoever wants it next finds it free a round trip later. */
   const letGo = (claim: string) => void store.release(claim).catch(() => {})
-  const write = jobWriter(store, options.keepMs)
+  const { write, writeNew } = jobWriter(store, options.keepMs)
   const { tell } = channel
 
   /**
    * Keeps and publishes a job's new snapshot; an ended job's stays (a late, earlier status cannot
-   * replace it). `also` goes to the store in the same trip as the write: what it answered too.
+   * replace it). `previous` 'new': a creation's, written unless the store holds one, with no read
+   * first. `also` goes to the store in the same trip as the write: what it answered too.
    */
-  async function put(key: JobKey, snapshot: JobSnapshot, previous?: JobSnapshot, also: readonly StoreOperation[] = []) {
-    const before = previous ?? (await kept(key))
+  async function put(key: JobKey, snapshot: JobSnapshot, previous?: JobSnapshot | 'new', also: readonly StoreOperation[] = []) {
     // The store's first snapshot of the job (its creation, or the store lost what it held): a
     // webhook names only the job, so its tool is remembered, and one that came first is taken.
-    const first = !before && options.webhookQuietMs !== undefined
-    const remember: StoreOperation[] = first
-      ? [{ op: 'set', key: keys.job(key.jobId), value: key.toolPath, ttlMs: options.keepMs }, { op: 'get', key: keys.early(key.jobId) }]
-      : []
-    const { next, answers } = await write(key, snapshot, before, [...remember, ...also])
-    const early = first ? (answers[1] as string | undefined) : undefined
-    const told = early ? (JSON.parse(early) as JobSnapshot) : undefined
-    const alsoAnswered = answers.slice(remember.length)
-    if (told && (told.terminal || told.readAt > next.readAt)) return { next: (await write(key, told, next)).next, answers: alsoAnswered }
-    return { next, answers: alsoAnswered }
+    const remember: StoreOperation[] =
+      options.webhookQuietMs === undefined
+        ? []
+        : [{ op: 'set', key: keys.job(key.jobId), value: key.toolPath, ttlMs: options.keepMs }, { op: 'get', key: keys.early(key.jobId) }]
+    let written: { next: JobSnapshot; answers: unknown[]; early?: unknown }
+    if (previous === 'new' && !snapshot.terminal) {
+      const { next, first, also: answers } = await writeNew(key, snapshot, remember, also)
+      written = { next, answers, early: first[1] }
+    } else {
+      const before = previous === 'new' ? await kept(key) : (previous ?? (await kept(key)))
+      const first = before ? [] : remember
+      const { next, answers } = await write(key, snapshot, before, [...first, ...also])
+      written = { next, answers: answers.slice(first.length), early: first.length > 0 ? answers[1] : undefined }
+    }
+    const { next, answers, early } = written
+    const told = typeof early === 'string' ? (JSON.parse(early) as JobSnapshot) : undefined
+    if (told && (told.terminal || told.readAt > next.readAt)) return { next: (await write(key, told, next)).next, answers }
+    return { next, answers }
   }
 
   /**

@@ -7,14 +7,38 @@ import { together, type ProxyStore, type StoreOperation } from './store.js'
  * gives way to it; news is published to every instance. `also` goes in the same trip to the store.
  */
 export function jobWriter(store: ProxyStore, keepMs: number) {
+  const news = (key: JobKey, text: string): StoreOperation => ({ op: 'publish', channel: JOBS_CHANNEL, message: `{"key":${JSON.stringify(key)},"snapshot":${text}}` })
+
+  /**
+   * A new job's first snapshot (running), written unless the store holds one, in one trip: a
+   * replayed creation's job may have moved on, and an end written first stays. `first` goes with it
+   * only when it is written, `also` in any case. Answers the snapshot kept, what `first` answered
+   * (skipped: undefined) and what `also` answered.
+   */
+  async function writeNew(key: JobKey, snapshot: JobSnapshot, first: readonly StoreOperation[], also: readonly StoreOperation[]) {
+    const text = JSON.stringify(snapshot)
+    const statusKey = keys.status(jobName(key))
+    const [kept, ended, ...rest] = await together(store, [
+      { op: 'get', key: statusKey },
+      { op: 'get', key: keys.ended(jobName(key)) },
+      ...[{ op: 'set', key: statusKey, value: text, ttlMs: keepMs } as const, news(key, text), ...first].map((operation) => ({ ...operation, unless: 0 })),
+      ...also,
+    ])
+    const answers = { first: rest.slice(2, 2 + first.length), also: rest.slice(2 + first.length) }
+    if (kept) return { next: JSON.parse(kept) as JobSnapshot, ...answers }
+    if (!ended) return { next: snapshot, ...answers }
+    await store.set(statusKey, ended, keepMs)
+    return { next: JSON.parse(ended) as JobSnapshot, ...answers }
+  }
+
   /** Writes a snapshot over `before`: the snapshot kept now, and what `also` answered. */
-  return async function write(key: JobKey, snapshot: JobSnapshot, before: JobSnapshot | undefined, also: readonly StoreOperation[] = []) {
+  async function write(key: JobKey, snapshot: JobSnapshot, before: JobSnapshot | undefined, also: readonly StoreOperation[] = []) {
     if (before?.terminal) return { next: before, answers: await together(store, also) }
     const next = { ...snapshot, since: before?.since ?? snapshot.since ?? snapshot.readAt }
     const text = JSON.stringify(next)
     // News only when the status or the body changed (what `versionOf` names), the snapshot's text not written twice.
-    const news = !before || before.status !== next.status || before.body !== next.body
-    const publish: StoreOperation[] = news ? [{ op: 'publish', channel: JOBS_CHANNEL, message: `{"key":${JSON.stringify(key)},"snapshot":${text}}` }] : []
+    const changed = !before || before.status !== next.status || before.body !== next.body
+    const publish: StoreOperation[] = changed ? [news(key, text)] : []
     const statusKey = keys.status(jobName(key))
     const endedKey = keys.ended(jobName(key))
     if (next.terminal) {
@@ -35,4 +59,5 @@ export function jobWriter(store: ProxyStore, keepMs: number) {
     await store.set(statusKey, ended, keepMs)
     return { next: JSON.parse(ended) as JobSnapshot, answers }
   }
+  return { write, writeNew }
 }
