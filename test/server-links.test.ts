@@ -17,6 +17,16 @@ const service: typeof fetch = async (input, init) => answer(new Request(input, i
 const fileOf = (name: string) => `${SERVICE}/artifacts/${name}`
 const signed = /^\/api\/tools\/artifacts\//
 
+/** A service whose every job answer, in `status`, names its own file and the first job's (a service bug, or an echo). */
+function namingTheFirstJobsFile(status: string): Answer {
+  let jobs = 0
+  return (request) => {
+    if (request.method === 'POST') return Response.json({ jobId: `job_${++jobs}`, status: 'pending', requestId: 'req_1' }, { status: 202 })
+    const jobId = new URL(request.url).pathname.split('/').pop()
+    return Response.json({ jobId, status, url: fileOf(`${jobId}.pdf`), also: fileOf('job_1.pdf') })
+  }
+}
+
 function proxyWith(options: Partial<ToolsProxyOptions> = {}) {
   const proxy = testProxy(service, { store: memoryStore(), ...options })
   const send = (user: string, path: string, init: RequestInit = {}) =>
@@ -63,13 +73,7 @@ describe('file links', () => {
   })
 
   it('passes no service address it does not sign: another user’s file in a job answer is removed', async () => {
-    let reads = 0
-    answer = (request) => {
-      if (request.method === 'POST') return Response.json({ jobId: `job_${++reads}`, status: 'pending', requestId: 'req_1' }, { status: 202 })
-      const jobId = new URL(request.url).pathname.split('/').pop()
-      // Every job's answer names the first job's file (a service bug, or an echo).
-      return Response.json({ jobId, status: 'completed', url: fileOf(`${jobId}.pdf`), also: fileOf('job_1.pdf') })
-    }
+    answer = namingTheFirstJobsFile('completed')
     const { browser } = proxyWith()
     const first = (await browser('alice').run('pdf/create', { objectId: 'obj_1' })).data as { url: string; also: string }
     expect(first.url).toMatch(signed)
@@ -80,12 +84,7 @@ describe('file links', () => {
   })
 
   it('a job read that reaches the service holds its files with the answer’s write: one held for another user is removed', async () => {
-    let jobs = 0
-    answer = (request) => {
-      if (request.method === 'POST') return Response.json({ jobId: `job_${++jobs}`, status: 'pending', requestId: 'req_1' }, { status: 202 })
-      const jobId = new URL(request.url).pathname.split('/').pop()
-      return Response.json({ jobId, status: 'processing', url: fileOf(`${jobId}.pdf`), also: fileOf('job_1.pdf') })
-    }
+    answer = namingTheFirstJobsFile('processing')
     const { send } = proxyWith()
     const read = async (user: string) => {
       const created = await send(user, '/pdf/create', { method: 'POST', body: '{"objectId":"obj_1"}', headers: { 'content-type': 'application/json' } })
