@@ -4,7 +4,7 @@ import { useContext, useMemo, useState, type ReactNode } from 'react'
 import { createToolsClient, type ToolsClient, type ToolsClientOptions } from '../tools/index.js'
 import { DEFAULT_POLL_INTERVAL } from '../tools/internal.js'
 import { ToolsContext, type ToolsContextValue } from './context.js'
-import { createJournal, defaultStore, memoryJournal, type JournalStore } from './journal.js'
+import { createJournal, defaultStore, journalStore, memoryJournal, type JournalStore, type WebStorage } from './journal.js'
 import type { PartialMessages } from './messages.js'
 import { useKeyIdentity } from './useKeyIdentity.js'
 
@@ -39,8 +39,11 @@ export type ToolsProviderProps = (ConnectionProps | ClientProps) & {
   billingUrl?: string
   /** Overrides of any UI string, or a whole locale such as `ru`. */
   messages?: PartialMessages
-  /** Where runs are journaled: default localStorage in a browser, memory elsewhere; `false` for nowhere. */
-  journal?: JournalStore | false
+  /**
+   * Where runs are journaled: default localStorage in a browser, memory elsewhere; `false` for
+   * nowhere; a `JournalStore` or any Web Storage (`getItem/setItem/removeItem/key/length`).
+   */
+  journal?: JournalStore | WebStorage | false
   children?: ReactNode
 }
 
@@ -79,7 +82,7 @@ export function ToolsProvider(props: ToolsProviderProps) {
   const enclosing = useContext(QueryClientContext)
   const [ownQueryClient] = useState(() => (queryClient || enclosing ? null : new QueryClient()))
   const [journals] = useState(() => ({
-    kept: createJournal(props.journal === false ? null : (props.journal ?? defaultStore())),
+    kept: createJournal(props.journal === false ? null : journalStore(props.journal ?? defaultStore())),
     memory: createJournal(warnOnFirstRun(memoryJournal())),
   }))
   // Behind a proxy every person on a browser has the same key (none): with nobody named, the

@@ -13,4 +13,19 @@ export {
   webhookSigned,
 } from '../client/index.js'
 export type { ToolDefinition } from '../client/index.js'
+// The run core beneath the hooks.
+export {
+  belongsTo,
+  createJournal,
+  defaultStore,
+  fingerprint,
+  journalStore,
+  memoryJournal,
+  personOf,
+  RunObserver,
+  runView,
+  shownRun,
+} from '../client/index.js'
+export type { CallState, Intent, JobState, RunCallOptions, RunObserverOptions, RunRoutes, RunSnapshot } from '../client/index.js'
+export type { Journal } from './runs.js'
 export { FILE_MAKING_TOOLS } from './catalogue.js'

@@ -1,0 +1,10 @@
+// The run core: durable runs without any framework (the hooks bridge it; scripts use it through the client).
+export { belongsTo, fingerprint, personOf } from './fingerprint.js'
+export { createJournal, defaultStore, journalStore, memoryJournal, webStorageJournal } from './journal.js'
+export type { Journal, JournalStore, Run, RunPhase, WebStorage } from './journal.js'
+export { RunObserver } from './runObserver.js'
+export type { RunCallOptions, RunObserverOptions, RunRoutes, Sender } from './runObserver.js'
+export type { RunClient } from './runRecord.js'
+export type { Intent } from './submit.js'
+export { runView, shownRun } from './view.js'
+export type { CallState, JobState, RunSnapshot, RunViewPhase, ViewInput } from './view.js'
