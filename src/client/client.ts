@@ -14,11 +14,13 @@ import type { EventHub, JobWatcher } from './events.js'
 import { dispositionFileName } from './media.js'
 import { asRecord } from './record.js'
 import { errorFromResponse, malformed, readBody, requestIdOf } from './response.js'
-import { hashText } from './hash.js'
 import { createPacer, type Pacer } from './pacer.js'
 import { pagePresence } from './presence.js'
 import { backoff, retryPolicy, sleep, type RetryOptions } from './retry.js'
 import { transmit } from './transport.js'
+import { resolveBaseUrl } from './baseUrl.js'
+import type { JournalStore, WebStorage } from './runs/journal.js'
+import { fingerprint } from './runs/fingerprint.js'
 
 export interface ToolsClientOptions {
   /** The service's base address, ending in `/v1`. A relative one resolves against the page. */
@@ -39,6 +41,13 @@ export interface ToolsClientOptions {
   fileFields?: Record<string, string>
   /** Replaces the kit's reading of what the spec leaves unshown. */
   interpret?: Partial<Interpretation>
+  /**
+   * Where `run` journals a deferred tool's run before its POST leaves (a Web Storage such as
+   * localStorage, a file-backed one, or any `JournalStore`), so `resume()` finishes it after a crash.
+   */
+  journal?: JournalStore | WebStorage
+  /** Behind a proxy, who the runs are for: the journal keeps each person's apart. */
+  user?: string
 }
 
 export const DEFAULT_POLL_INTERVAL = 3000
@@ -80,14 +89,7 @@ export function createClient(tools: readonly ToolDefinition[], options: ToolsCli
   const pollTimeout = options.pollTimeout ?? DEFAULT_POLL_TIMEOUT
 
   // Resolved per call, so a relative base works in browsers and importing stays DOM-free.
-  const base = () => {
-    const page = (globalThis as { location?: { href: string } }).location?.href
-    try {
-      return new URL(options.baseUrl, page).href.replace(/\/+$/, '')
-    } catch {
-      throw validationError([issue('baseUrl', 'invalid')])
-    }
-  }
+  const base = () => resolveBaseUrl(options.baseUrl)
 
   const linksIn = (body: unknown) => interpret.artifacts(body, `${base()}/artifacts/`)
 
@@ -126,10 +128,10 @@ export function createClient(tools: readonly ToolDefinition[], options: ToolsCli
       createEventHub({ fetch: options.fetch, headers: async () => headers(await resolveKey(), undefined, true) }),
     ))
 
-  // One pacer per key, named by a hash: the key itself is kept nowhere.
+  // One pacer per key, named by its fingerprint: the key itself is kept nowhere.
   const pacers = new Map<string, Pacer>()
   function pacerFor(key: string | undefined): Pacer {
-    const name = `@cabinet/tools-react:${hashText(`${base()}\n${key ?? ''}`)}`
+    const name = `@cabinet/tools-react:${fingerprint(options.baseUrl, key)}`
     let pacer = pacers.get(name)
     if (!pacer) pacers.set(name, (pacer = createPacer(name)))
     return pacer
@@ -404,14 +406,30 @@ export function createClient(tools: readonly ToolDefinition[], options: ToolsCli
         throw toToolsError(error, byId.has(args[0]) ? args[0] : undefined)
       })
 
-  return {
-    baseUrl: options.baseUrl,
-    pollInterval,
+  const core = {
     interpret,
     run: typed(run),
     start: typed(start),
-    job: typed(job),
     wait: typed((id: string, jobId: string, opts: CallOptions = {}) => follow(id, jobId, opts, false)),
+  }
+  // Durable runs load only with a journal: a client without one never carries them.
+  const journal = options.journal
+  const durable = journal
+    ? import('./runs/durable.js').then(({ durableRuns }) =>
+        durableRuns(core, (id) => byId.get(id)?.mode === 'deferred', { ...options, journal }),
+      )
+    : undefined
+
+  return {
+    baseUrl: options.baseUrl,
+    pollInterval,
+    ...core,
+    run: durable ? typed(async (id: string, input: unknown, opts?: CallOptions) => (await durable).run(id, input, opts)) : core.run,
+    /** The journal's runs, newest first (none without a journal). */
+    runs: async () => (durable ? (await durable).runs() : []),
+    /** Finishes every run a crash left (none without a journal). */
+    resume: async (opts?: CallOptions) => (durable ? (await durable).resume(opts) : []),
+    job: typed(job),
     artifact: typed(async (url: string, opts: Pick<CallOptions, 'signal'> = {}): Promise<Blob> => (await artifactFile(url, opts)).blob),
     artifactFile: typed(artifactFile),
     /** Behind a proxy: the person's standing under its spend cap, as the proxy answers it. */

@@ -8,7 +8,9 @@ import {
   type ToolsClientOptions,
   type Usage,
   type ValidationIssue,
+  type ResumedRun as AnyResumedRun,
 } from '../client/index.js'
+import type { Run } from './runs.js'
 import { TOOLS, type DeferredToolId, type ToolId, type ToolInput, type ToolResult } from './catalogue.js'
 
 /** The framework-free client for the thirteen tools, typed from the catalogue. */
@@ -36,7 +38,18 @@ export interface ToolsClient {
   usage(opts?: Pick<CallOptions, 'signal'>): Promise<Usage>
   /** The issues `run` would refuse the input for, one per field; empty when valid. Sends nothing. */
   validate<T extends ToolId>(tool: T, input: ToolInput<T>): Promise<ValidationIssue[]>
+  /** With a `journal`: its runs of this key (and `user`), newest first; none without one. */
+  runs(): Promise<Run[]>
+  /**
+   * With a `journal`: finishes every run a crash or reload left (a job is followed; a JSON run
+   * whose POST was never answered is re-sent with its own Idempotency-Key: a replay, not a new
+   * bill) and settles with each one's end. Never rejects; none without a journal.
+   */
+  resume(opts?: CallOptions): Promise<ResumedRun[]>
 }
+
+/** A run `client.resume()` took up: its job at the end, or why it could not end (`error`). */
+export type ResumedRun = AnyResumedRun<ToolId>
 
 export function createToolsClient(options: ToolsClientOptions): ToolsClient {
   // The key rides along (here, not in the framework-free client) for the React layer's fingerprint.

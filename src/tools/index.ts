@@ -50,4 +50,4 @@ export { createToolsClient } from './client.js'
 // Durable runs: the journal's shapes, typed by the catalogue.
 export type { RunPhase, WebStorage } from '../client/index.js'
 export type { JournalStore, Run } from './runs.js'
-export type { ToolsClient } from './client.js'
+export type { ResumedRun, ToolsClient } from './client.js'

@@ -160,8 +160,10 @@ export class RunObserver {
     if (!journal || !phase || !run || run.jobId !== jobId) return
     const seen = isTerminal(phase)
     if (phase === run.phase && (!seen || run.seen)) return
-    void saveRun(journal, this.#holder, run, { phase, seen }).then(() => {
-      if (seen) this.#set({ ends: { [jobId!]: fingerprint } })
+    void saveRun(journal, this.#holder, run, { phase, seen }).then((saved) => {
+      // The run shown is the run as journaled (its phase, whether its end was seen).
+      const current = this.#snapshot.current?.id === saved.id ? saved : this.#snapshot.current
+      this.#set(seen ? { current, ends: { [jobId!]: fingerprint } } : { current })
     })
   }
 
