@@ -1,0 +1,43 @@
+import type { ToolDefinition } from './definition.js'
+import { issue, ToolsError, validationError, type ValidationIssue } from './errors.js'
+
+/** A tool call's body, as the transport sends it. */
+export interface Body {
+  body: BodyInit
+  contentType?: string
+}
+
+/** Checks an input against its tool's schema: one issue per field, so bad input never reaches the service. */
+export async function validate(tool: ToolDefinition, input: unknown): Promise<Record<string, unknown>> {
+  const result = await tool.input['~standard'].validate(input)
+  if (!result.issues) return result.value as Record<string, unknown>
+  const byField = new Map<string, ValidationIssue>()
+  for (const problem of result.issues) {
+    const field =
+      (problem.path ?? []).map((segment) => String(typeof segment === 'object' ? segment.key : segment)).join('.') || 'input'
+    if (!byField.has(field)) byField.set(field, issue(field, problem.message))
+  }
+  throw validationError([...byField.values()], tool.id)
+}
+
+/** A JSON tool's input as JSON; a file tool's as multipart: the file in its part, the options as JSON in `data`. */
+export function encode(tool: ToolDefinition, value: Record<string, unknown>, fileFields?: Record<string, string>): Body {
+  if (tool.body === 'json') return { body: JSON.stringify(value), contentType: 'application/json' }
+  const { file, ...rest } = value as { file: Blob & { name?: string } }
+  const form = new FormData()
+  form.append('data', JSON.stringify(rest))
+  form.append(fileFields?.[tool.id] ?? tool.fileField ?? 'file', file, file.name || 'upload')
+  // No Content-Type: the transport sets multipart/form-data with its boundary.
+  return { body: form }
+}
+
+/** The issues `validate` would throw for an input, or none. */
+export async function issuesOf(tool: ToolDefinition, input: unknown): Promise<ValidationIssue[]> {
+  try {
+    await validate(tool, input)
+    return []
+  } catch (error) {
+    if (error instanceof ToolsError) return error.issues
+    throw error
+  }
+}

@@ -1,0 +1,93 @@
+import type { CallOptions, Job, ToolDefinition } from './definition.js'
+import { ToolsError } from './errors.js'
+import type { JobWatcher } from './events.js'
+import { jobFailedError } from './interpret.js'
+import type { PageStream } from './pageStream.js'
+import { pagePresence } from './presence.js'
+import { sleep } from './retry.js'
+import type { ClientSettings } from './settings.js'
+
+/** A hidden page polls twice a minute at most. */
+const HIDDEN_POLL = 30_000
+/** A job followed on the proxy's event stream is still read now and then, should an event be lost on the way. */
+const SAFETY_READ = 60_000
+/** A job's first state comes on the stream as it joins; should it not (an older proxy, a stream that could not take the job), it is read after this. */
+const FIRST_PUSH = 5_000
+
+/**
+ * Polls slow as a job ages: a tenth of its age, from a third of `pollInterval` up to 10/3 of it
+ * (1 s to 10 s by default). The end is seen within max(1 s, 10% of the job's time), never more
+ * than 10 s late, in under 100 reads for a 10-minute job.
+ */
+export function pollDelay(age: number, base: number, hidden: boolean): number {
+  const delay = Math.min((base * 10) / 3, Math.max(base / 3, age / 10))
+  return hidden ? Math.max(delay, HIDDEN_POLL) : delay
+}
+
+/** What following a job needs of the client: its tools, one read, and a pushed read made a Job. */
+export interface JobReader {
+  jobTool(id: string, jobId: string): ToolDefinition
+  read(id: string, jobId: string, opts: CallOptions): Promise<Job>
+  jobOf(tool: ToolDefinition, jobId: string, httpStatus: number, body: unknown): Job
+}
+
+/** A job's next state: pushed on the stream, or read (now, or after a poll's delay). */
+async function nextState(
+  { settings, reader }: { settings: ClientSettings; reader: JobReader },
+  job: { tool: ToolDefinition; id: string; jobId: string; started: number; deadline: number; known: boolean },
+  opts: CallOptions,
+  watcher: JobWatcher | undefined,
+): Promise<Job> {
+  const { tool, id, jobId, started, deadline, known } = job
+  const presence = opts.presence ?? pagePresence
+  const pushed = watcher ? await watcher.next(Math.min(known ? SAFETY_READ : FIRST_PUSH, deadline - Date.now()), opts.signal) : 'poll'
+  if (pushed === 'poll' && known) {
+    const delay = pollDelay(Date.now() - started, opts.pollInterval ?? settings.pollInterval, presence.hidden())
+    await sleep(Math.min(delay, deadline - Date.now()), opts.signal, id, presence.subscribe)
+  } else if (typeof pushed === 'object') {
+    return reader.jobOf(tool, jobId, pushed.status, pushed.body)
+  }
+  watcher?.clear()
+  return reader.read(id, jobId, opts)
+}
+
+/**
+ * Follows a job until a terminal status: on the proxy's event stream when it names one (with a
+ * read now and then, and polling while the stream keeps failing); else by polling, slower as the
+ * job ages and while the page is hidden, at once when it is shown again or the connection
+ * returns. `fresh` says the POST's answer just gave the job's state. Until the state is known, a
+ * job the stream carries waits for its first push (the job as it joins), and one it cannot carry
+ * is read at once. Past the poll timeout it fails with `timeout`, naming the job to wait for again.
+ * A job exists from here on: every failure names it, so `wait(tool, jobId)` can take it up again.
+ */
+export async function followJob(
+  parts: { settings: ClientSettings; stream: PageStream; reader: JobReader },
+  { id, jobId, fresh, requestId }: { id: string; jobId: string; fresh: boolean; requestId?: string },
+  opts: CallOptions,
+): Promise<Job> {
+  let watcher: JobWatcher | undefined
+  try {
+    const tool = parts.reader.jobTool(id, jobId)
+    const started = Date.now()
+    const deadline = started + (opts.pollTimeout ?? parts.settings.pollTimeout)
+    for (let known = fresh; ; known = true) {
+      if (!watcher && parts.stream.named()) watcher = (await parts.stream.eventHub()).watch(id, jobId)
+      const current = await nextState(parts, { tool, id, jobId, started, deadline, known }, opts, watcher)
+      current.requestId ??= requestId
+      opts.onJob?.(current)
+      if (current.phase === 'succeeded') return current
+      if (current.phase === 'failed') throw jobFailedError(current, parts.settings.interpret)
+      if (Date.now() >= deadline) {
+        const { requestId: lastRequest, data: body } = current
+        throw new ToolsError('timeout', `${id}: the job ${jobId} did not finish in time; wait for it again.`, { tool: id, jobId, requestId: lastRequest, body })
+      }
+    }
+  } catch (error) {
+    if (error instanceof ToolsError && !error.jobId) {
+      throw new ToolsError(error.kind, error.message, { ...error, tool: id, jobId, cause: error.cause })
+    }
+    throw error
+  } finally {
+    watcher?.stop()
+  }
+}
