@@ -4,10 +4,11 @@
 // left out: size-limit reads them from package.json's peerDependencies.
 //
 // What a page loads first: the event stream's code (src/client/events.ts with eventsource-parser)
-// is a chunk a bundler splits off, loaded only when a proxy first names a stream, so the first
-// four checks leave it out and the last one weighs it alone.
-const lazyChunk = './events.js'
-const firstLoad = (config) => ({ ...config, external: [...(config.external ?? []), lazyChunk] })
+// is a chunk a bundler splits off, loaded only when a proxy first names a stream, and so are
+// durable runs in the client (src/client/runs/durable.ts), loaded only when a client is given a
+// `journal`; the first four checks leave them out and the last ones weigh them alone.
+const lazyChunks = ['./events.js', './runs/durable.js']
+const firstLoad = (config) => ({ ...config, external: [...(config.external ?? []), ...lazyChunks] })
 
 module.exports = [
   {
@@ -51,5 +52,12 @@ module.exports = [
     import: '{ createEventHub }',
     gzip: true,
     limit: '2.9 kB',
+  },
+  {
+    name: 'durable runs in the client, loaded when a client is given a journal',
+    path: 'dist/client/runs/durable.js',
+    import: '{ durableRuns }',
+    gzip: true,
+    limit: '3 kB',
   },
 ]

@@ -1,4 +1,4 @@
-import { createParser } from 'eventsource-parser'
+import { createParser, type EventSourceMessage } from 'eventsource-parser'
 
 /** A job read that came pushed: the proxy's answer to reading the job, as its HTTP status and body. */
 export interface PushedRead {
@@ -42,6 +42,186 @@ interface Watcher {
   wake?: (value: Pushed) => void
 }
 
+/** The open stream, the jobs it carries (named, started while it was open or opening, or heard on it), and those it said it cannot. */
+interface Connection {
+  controller: AbortController
+  keys: Set<string>
+  full: Set<string>
+}
+
+/** One client's stream and the jobs followed on it: what every part of the hub reads and changes. */
+interface Hub {
+  options: EventHubOptions
+  url?: string
+  jobs: Map<string, Set<Watcher>>
+  /**
+   * The last push of each job heard lately, for a follower that comes after it: a job's present
+   * state is pushed once as it joins the stream, and a resumed stream does not send it again. As
+   * many as a stream's id names: its jobs in flight and the last that ended.
+   */
+  heard: Map<string, Pushed>
+  connection?: Connection
+  /** The last event id: it names each job's version, so any set of jobs resumes from it. */
+  resume: string
+  failures: number
+  retryAt: number
+  scheduled: boolean
+}
+
+/** The jobs a stream carries: the first `MAX_JOBS` in a stable order, but those the open one cannot (until it is opened again). */
+const streamed = (hub: Hub) => [...hub.jobs.keys()].filter((key) => !hub.connection?.full.has(key)).sort().slice(0, MAX_JOBS)
+
+function schedule(hub: Hub) {
+  if (hub.scheduled) return
+  hub.scheduled = true
+  setTimeout(() => {
+    hub.scheduled = false
+    reconcile(hub)
+  }, GATHER_MS)
+}
+
+function reconcile(hub: Hub) {
+  const wanted = streamed(hub)
+  // A job no longer followed stays on the stream until it ends: one stream fewer to open.
+  if (hub.connection && wanted.length > 0 && wanted.every((key) => hub.connection!.keys.has(key))) return
+  hub.connection?.controller.abort()
+  hub.connection = undefined
+  if (!hub.url || wanted.length === 0 || Date.now() < hub.retryAt) return
+  void open(hub, hub.url, wanted)
+}
+
+function tell(hub: Hub, key: string, value: Pushed) {
+  hub.heard.delete(key)
+  hub.heard.set(key, value)
+  if (hub.heard.size > 2 * MAX_JOBS) hub.heard.delete(hub.heard.keys().next().value!)
+  for (const watcher of hub.jobs.get(key) ?? []) {
+    if (watcher.wake) watcher.wake(value)
+    else watcher.pushed = value
+  }
+}
+
+/**
+ * A stream that could not be had, or did not last: the first time, it is opened again at once
+ * (resuming where it was); after that, with growing waits, and meanwhile its jobs are read.
+ */
+function fail(hub: Hub) {
+  hub.connection = undefined
+  if (hub.failures++ === 0) return schedule(hub)
+  const wait = RETRY_MS[Math.min(hub.failures - 2, RETRY_MS.length - 1)]!
+  hub.retryAt = Date.now() + wait
+  setTimeout(() => schedule(hub), wait)
+  // Whoever waits on the stream polls meanwhile, at a poll's pace: not all at once.
+  for (const watchers of hub.jobs.values()) for (const watcher of watchers) watcher.wake?.('poll')
+}
+
+/** One event of the stream: a job's read, or word that it cannot carry a job. Returns whether it was the proxy's news. */
+function heardEvent(hub: Hub, current: Connection, event: EventSourceMessage): boolean {
+  if (event.id !== undefined) hub.resume = event.id
+  if (event.event !== 'job' && event.event !== 'full') return false
+  let data: { tool?: unknown; jobId?: unknown; status?: unknown; body?: unknown }
+  try {
+    data = JSON.parse(event.data) as typeof data
+  } catch {
+    return true // not the proxy's: the safety read covers what it meant
+  }
+  const key = `${data.tool}:${data.jobId}`
+  if (event.event === 'full') {
+    // It carries as many jobs as it may: this one is polled, as with no stream.
+    current.keys.delete(key)
+    current.full.add(key)
+    for (const watcher of hub.jobs.get(key) ?? []) watcher.wake?.('poll')
+    return true
+  }
+  if (typeof data.tool !== 'string' || typeof data.jobId !== 'string' || typeof data.status !== 'number') return true
+  current.keys.add(key)
+  // A refusal (a job gone, a session ended) is read as a read would be, with its error.
+  tell(hub, key, data.status >= 200 && data.status < 300 ? { status: data.status, body: data.body } : 'read')
+  return true
+}
+
+/** Opens the stream for `wanted` (resuming from the last event id) and reads it to its end. */
+async function open(hub: Hub, address: string, wanted: string[]) {
+  const controller = new AbortController()
+  const current: Connection = (hub.connection = { controller, keys: new Set(wanted), full: new Set() })
+  const openedAt = Date.now()
+  let heard = false
+  try {
+    const headers = await hub.options.headers()
+    headers.set('Accept', 'text/event-stream')
+    if (hub.resume) headers.set('Last-Event-ID', hub.resume)
+    const query = wanted.map((key) => `job=${encodeURIComponent(key)}`).join('&')
+    const init: RequestInit = { headers, signal: controller.signal, credentials: 'same-origin', cache: 'no-store' }
+    const response = await (hub.options.fetch ?? fetch)(`${address}?${query}`, init)
+    if (!response.ok || !response.body || !response.headers.get('content-type')?.startsWith('text/event-stream')) {
+      await response.body?.cancel().catch(() => {})
+      throw new Error(`event stream: ${response.status}`)
+    }
+    const parser = createParser({
+      onEvent(event) {
+        // A stream that carries events is a healthy one: its next failure is tried again at once.
+        if (!heardEvent(hub, current, event)) return
+        heard = true
+        hub.failures = 0
+      },
+    })
+    const reader = response.body.pipeThrough(new TextDecoderStream()).getReader()
+    try {
+      for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) parser.feed(chunk.value)
+    } catch {
+      // Cut on the way (a proxy restarting, a network change): resumed below like an end, unless it keeps happening.
+    }
+    if (hub.connection !== current) return
+    if (!heard && Date.now() - openedAt < SHORTEST_STREAM_MS) throw new Error('event stream: ended at once')
+    // Ended by the proxy (its time is up, or every job ended), or cut after a while: resume at once.
+    hub.failures = 0
+    hub.connection = undefined
+    schedule(hub)
+  } catch {
+    if (hub.connection === current) fail(hub)
+  }
+}
+
+/** Follows one job on the stream until `stop()`. */
+function watch(hub: Hub, tool: string, jobId: string): JobWatcher {
+  const key = `${tool}:${jobId}`
+  const watcher: Watcher = { pushed: hub.heard.get(key) }
+  let watchers = hub.jobs.get(key)
+  if (!watchers) hub.jobs.set(key, (watchers = new Set()))
+  watchers.add(watcher)
+  schedule(hub)
+  return {
+    next(waitMs, signal) {
+      const pushed = watcher.pushed
+      if (pushed) {
+        watcher.pushed = undefined
+        return Promise.resolve(pushed)
+      }
+      if (!hub.url || Date.now() < hub.retryAt || !streamed(hub).includes(key) || signal?.aborted) return Promise.resolve('poll')
+      return new Promise((resolve) => {
+        const done = (value: Pushed) => {
+          clearTimeout(timer)
+          signal?.removeEventListener('abort', aborted)
+          watcher.wake = undefined
+          resolve(value)
+        }
+        const aborted = () => done('poll')
+        const timer = setTimeout(() => done('read'), waitMs)
+        signal?.addEventListener('abort', aborted, { once: true })
+        watcher.wake = done
+      })
+    },
+    clear() {
+      watcher.pushed = undefined
+    },
+    stop() {
+      watcher.wake?.('poll')
+      watchers.delete(watcher)
+      if (watchers.size === 0 && hub.jobs.get(key) === watchers) hub.jobs.delete(key)
+      schedule(hub)
+    },
+  }
+}
+
 /**
  * One Server-Sent Events stream per client, for every job it follows: the proxy names it in a
  * job's answers (`X-Tools-Events`), and pushes each job read's answer as the job joins the stream
@@ -52,132 +232,7 @@ interface Watcher {
  * (`full`), and any failure, fall back to polling.
  */
 export function createEventHub(options: EventHubOptions) {
-  let url: string | undefined
-  const jobs = new Map<string, Set<Watcher>>()
-  /**
-   * The last push of each job heard lately, for a follower that comes after it: a job's present
-   * state is pushed once as it joins the stream, and a resumed stream does not send it again. As
-   * many as a stream's id names: its jobs in flight and the last that ended.
-   */
-  const heard = new Map<string, Pushed>()
-  /** The open stream, the jobs it carries (named, started while it was open or opening, or heard on it), and those it said it cannot. */
-  let connection: { controller: AbortController; keys: Set<string>; full: Set<string> } | undefined
-  /** The last event id: it names each job's version, so any set of jobs resumes from it. */
-  let resume = ''
-  let failures = 0
-  let retryAt = 0
-  let scheduled = false
-
-  /** The jobs a stream carries: the first `MAX_JOBS` in a stable order, but those the open one cannot (until it is opened again). */
-  const streamed = () => [...jobs.keys()].filter((key) => !connection?.full.has(key)).sort().slice(0, MAX_JOBS)
-
-  function schedule() {
-    if (scheduled) return
-    scheduled = true
-    setTimeout(() => {
-      scheduled = false
-      reconcile()
-    }, GATHER_MS)
-  }
-
-  function reconcile() {
-    const wanted = streamed()
-    // A job no longer followed stays on the stream until it ends: one stream fewer to open.
-    if (connection && wanted.length > 0 && wanted.every((key) => connection!.keys.has(key))) return
-    connection?.controller.abort()
-    connection = undefined
-    if (!url || wanted.length === 0 || Date.now() < retryAt) return
-    void open(url, wanted)
-  }
-
-  function tell(key: string, value: Pushed) {
-    heard.delete(key)
-    heard.set(key, value)
-    if (heard.size > 2 * MAX_JOBS) heard.delete(heard.keys().next().value!)
-    for (const watcher of jobs.get(key) ?? []) {
-      if (watcher.wake) watcher.wake(value)
-      else watcher.pushed = value
-    }
-  }
-
-  /**
-   * A stream that could not be had, or did not last: the first time, it is opened again at once
-   * (resuming where it was); after that, with growing waits, and meanwhile its jobs are read.
-   */
-  function fail() {
-    connection = undefined
-    if (failures++ === 0) return schedule()
-    const wait = RETRY_MS[Math.min(failures - 2, RETRY_MS.length - 1)]!
-    retryAt = Date.now() + wait
-    setTimeout(schedule, wait)
-    // Whoever waits on the stream polls meanwhile, at a poll's pace: not all at once.
-    for (const watchers of jobs.values()) for (const watcher of watchers) watcher.wake?.('poll')
-  }
-
-  async function open(address: string, wanted: string[]) {
-    const controller = new AbortController()
-    const current: NonNullable<typeof connection> = (connection = { controller, keys: new Set(wanted), full: new Set() })
-    const openedAt = Date.now()
-    let heard = false
-    try {
-      const headers = await options.headers()
-      headers.set('Accept', 'text/event-stream')
-      if (resume) headers.set('Last-Event-ID', resume)
-      const query = wanted.map((key) => `job=${encodeURIComponent(key)}`).join('&')
-      const response = await (options.fetch ?? fetch)(`${address}?${query}`, {
-        headers,
-        signal: controller.signal,
-        credentials: 'same-origin',
-        cache: 'no-store',
-      })
-      if (!response.ok || !response.body || !response.headers.get('content-type')?.startsWith('text/event-stream')) {
-        await response.body?.cancel().catch(() => {})
-        throw new Error(`event stream: ${response.status}`)
-      }
-      const parser = createParser({
-        onEvent(event) {
-          if (event.id !== undefined) resume = event.id
-          if (event.event !== 'job' && event.event !== 'full') return
-          // A stream that carries events is a healthy one: its next failure is tried again at once.
-          heard = true
-          failures = 0
-          let data: { tool?: unknown; jobId?: unknown; status?: unknown; body?: unknown }
-          try {
-            data = JSON.parse(event.data) as typeof data
-          } catch {
-            return // not the proxy's: the safety read covers what it meant
-          }
-          const key = `${data.tool}:${data.jobId}`
-          if (event.event === 'full') {
-            // It carries as many jobs as it may: this one is polled, as with no stream.
-            current.keys.delete(key)
-            current.full.add(key)
-            for (const watcher of jobs.get(key) ?? []) watcher.wake?.('poll')
-            return
-          }
-          if (typeof data.tool !== 'string' || typeof data.jobId !== 'string' || typeof data.status !== 'number') return
-          current.keys.add(key)
-          // A refusal (a job gone, a session ended) is read as a read would be, with its error.
-          tell(key, data.status >= 200 && data.status < 300 ? { status: data.status, body: data.body } : 'read')
-        },
-      })
-      const reader = response.body.pipeThrough(new TextDecoderStream()).getReader()
-      try {
-        for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) parser.feed(chunk.value)
-      } catch {
-        // Cut on the way (a proxy restarting, a network change): resumed below like an end, unless it keeps happening.
-      }
-      if (connection !== current) return
-      if (!heard && Date.now() - openedAt < SHORTEST_STREAM_MS) throw new Error('event stream: ended at once')
-      // Ended by the proxy (its time is up, or every job ended), or cut after a while: resume at once.
-      failures = 0
-      connection = undefined
-      schedule()
-    } catch {
-      if (connection === current) fail()
-    }
-  }
-
+  const hub: Hub = { options, jobs: new Map(), heard: new Map(), resume: '', failures: 0, retryAt: 0, scheduled: false }
   return {
     /** Takes the stream's address from a job's answer; only one on the client's own origin. */
     offer(address: string | null, base: string) {
@@ -188,9 +243,9 @@ export function createEventHub(options: EventHubOptions) {
       } catch {
         return
       }
-      if (resolved.origin !== new URL(base).origin || resolved.href === url) return
-      url = resolved.href
-      schedule()
+      if (resolved.origin !== new URL(base).origin || resolved.href === hub.url) return
+      hub.url = resolved.href
+      schedule(hub)
     },
 
     /**
@@ -199,49 +254,10 @@ export function createEventHub(options: EventHubOptions) {
      */
     started(tool: string, jobId: string) {
       const key = `${tool}:${jobId}`
-      if (connection && !connection.full.has(key)) connection.keys.add(key)
+      if (hub.connection && !hub.connection.full.has(key)) hub.connection.keys.add(key)
     },
 
-    /** Follows one job on the stream until `stop()`. */
-    watch(tool: string, jobId: string): JobWatcher {
-      const key = `${tool}:${jobId}`
-      const watcher: Watcher = { pushed: heard.get(key) }
-      let watchers = jobs.get(key)
-      if (!watchers) jobs.set(key, (watchers = new Set()))
-      watchers.add(watcher)
-      schedule()
-      return {
-        next(waitMs, signal) {
-          const pushed = watcher.pushed
-          if (pushed) {
-            watcher.pushed = undefined
-            return Promise.resolve(pushed)
-          }
-          if (!url || Date.now() < retryAt || !streamed().includes(key) || signal?.aborted) return Promise.resolve('poll')
-          return new Promise((resolve) => {
-            const done = (value: Pushed) => {
-              clearTimeout(timer)
-              signal?.removeEventListener('abort', aborted)
-              watcher.wake = undefined
-              resolve(value)
-            }
-            const aborted = () => done('poll')
-            const timer = setTimeout(() => done('read'), waitMs)
-            signal?.addEventListener('abort', aborted, { once: true })
-            watcher.wake = done
-          })
-        },
-        clear() {
-          watcher.pushed = undefined
-        },
-        stop() {
-          watcher.wake?.('poll')
-          watchers.delete(watcher)
-          if (watchers.size === 0 && jobs.get(key) === watchers) jobs.delete(key)
-          schedule()
-        },
-      }
-    },
+    watch: (tool: string, jobId: string) => watch(hub, tool, jobId),
   }
 }
 

@@ -31,26 +31,6 @@ export interface JobReader {
   jobOf(tool: ToolDefinition, jobId: string, httpStatus: number, body: unknown): Job
 }
 
-/** A job's next state: pushed on the stream, or read (now, or after a poll's delay). */
-async function nextState(
-  { settings, reader }: { settings: ClientSettings; reader: JobReader },
-  job: { tool: ToolDefinition; id: string; jobId: string; started: number; deadline: number; known: boolean },
-  opts: CallOptions,
-  watcher: JobWatcher | undefined,
-): Promise<Job> {
-  const { tool, id, jobId, started, deadline, known } = job
-  const presence = opts.presence ?? pagePresence
-  const pushed = watcher ? await watcher.next(Math.min(known ? SAFETY_READ : FIRST_PUSH, deadline - Date.now()), opts.signal) : 'poll'
-  if (pushed === 'poll' && known) {
-    const delay = pollDelay(Date.now() - started, opts.pollInterval ?? settings.pollInterval, presence.hidden())
-    await sleep(Math.min(delay, deadline - Date.now()), opts.signal, id, presence.subscribe)
-  } else if (typeof pushed === 'object') {
-    return reader.jobOf(tool, jobId, pushed.status, pushed.body)
-  }
-  watcher?.clear()
-  return reader.read(id, jobId, opts)
-}
-
 /**
  * Follows a job until a terminal status: on the proxy's event stream when it names one (with a
  * read now and then, and polling while the stream keeps failing); else by polling, slower as the
@@ -66,17 +46,30 @@ export async function followJob(
   opts: CallOptions,
 ): Promise<Job> {
   let watcher: JobWatcher | undefined
+  const { settings, stream, reader } = parts
   try {
-    const tool = parts.reader.jobTool(id, jobId)
+    const tool = reader.jobTool(id, jobId)
+    const presence = opts.presence ?? pagePresence
     const started = Date.now()
-    const deadline = started + (opts.pollTimeout ?? parts.settings.pollTimeout)
+    const deadline = started + (opts.pollTimeout ?? settings.pollTimeout)
     for (let known = fresh; ; known = true) {
-      if (!watcher && parts.stream.named()) watcher = (await parts.stream.eventHub()).watch(id, jobId)
-      const current = await nextState(parts, { tool, id, jobId, started, deadline, known }, opts, watcher)
+      let current: Job | undefined
+      if (!watcher && stream.named()) watcher = (await stream.eventHub()).watch(id, jobId)
+      const pushed = watcher ? await watcher.next(Math.min(known ? SAFETY_READ : FIRST_PUSH, deadline - Date.now()), opts.signal) : 'poll'
+      if (pushed === 'poll' && known) {
+        const delay = pollDelay(Date.now() - started, opts.pollInterval ?? settings.pollInterval, presence.hidden())
+        await sleep(Math.min(delay, deadline - Date.now()), opts.signal, id, presence.subscribe)
+      } else if (typeof pushed === 'object') {
+        current = reader.jobOf(tool, jobId, pushed.status, pushed.body)
+      }
+      if (!current) {
+        watcher?.clear()
+        current = await reader.read(id, jobId, opts)
+      }
       current.requestId ??= requestId
       opts.onJob?.(current)
       if (current.phase === 'succeeded') return current
-      if (current.phase === 'failed') throw jobFailedError(current, parts.settings.interpret)
+      if (current.phase === 'failed') throw jobFailedError(current, settings.interpret)
       if (Date.now() >= deadline) {
         const { requestId: lastRequest, data: body } = current
         throw new ToolsError('timeout', `${id}: the job ${jobId} did not finish in time; wait for it again.`, { tool: id, jobId, requestId: lastRequest, body })

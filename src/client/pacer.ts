@@ -32,6 +32,44 @@ export interface TakeOptions {
   onHold?: (until: number) => void
 }
 
+/** The line requests wait in: calls first, then reads, each in arrival order. */
+interface Line {
+  queue: Ticket[]
+  /** Lets go whoever may leave now. */
+  pump(): void
+  /** Tells each held request when it should leave. */
+  tell(): void
+}
+
+/** Puts a request in line; settles when it may leave, when a pause outlasts its budget, or when it is aborted. */
+function enqueue({ queue, pump, tell }: Line, call: boolean, options: TakeOptions) {
+  return new Promise<void>((resolve, reject) => {
+    const { signal } = options
+    const leave = () => {
+      signal?.removeEventListener('abort', abort)
+      queue.splice(queue.indexOf(ticket) >>> 0, 1)
+    }
+    const abort = () => {
+      leave()
+      reject(abortError(options.tool, signal?.reason))
+    }
+    const ticket: Ticket = {
+      call,
+      deadline: options.deadline,
+      hold: options.onHold,
+      go: () => (leave(), resolve()),
+      fail: (until) => (leave(), reject(options.expire(until))),
+    }
+    // Leaving is harmless before the ticket is queued.
+    if (signal?.aborted) return abort()
+    signal?.addEventListener('abort', abort, { once: true })
+    const firstRead = call ? queue.findIndex((other) => !other.call) : -1
+    queue.splice(firstRead < 0 ? queue.length : firstRead, 0, ticket)
+    pump()
+    if (queue.includes(ticket)) tell()
+  })
+}
+
 export function createPacer(channelName?: string, random = Math.random) {
   /** Calls first, then reads, each in arrival order. */
   const queue: Ticket[] = []
@@ -88,32 +126,7 @@ export function createPacer(channelName?: string, random = Math.random) {
 
   return {
     /** Resolves when a request may leave. */
-    take: (call: boolean, options: TakeOptions) =>
-      new Promise<void>((resolve, reject) => {
-        const { signal } = options
-        const leave = () => {
-          signal?.removeEventListener('abort', abort)
-          queue.splice(queue.indexOf(ticket) >>> 0, 1)
-        }
-        const abort = () => {
-          leave()
-          reject(abortError(options.tool, signal?.reason))
-        }
-        const ticket: Ticket = {
-          call,
-          deadline: options.deadline,
-          hold: options.onHold,
-          go: () => (leave(), resolve()),
-          fail: (until) => (leave(), reject(options.expire(until))),
-        }
-        // Leaving is harmless before the ticket is queued.
-        if (signal?.aborted) return abort()
-        signal?.addEventListener('abort', abort, { once: true })
-        const firstRead = call ? queue.findIndex((other) => !other.call) : -1
-        queue.splice(firstRead < 0 ? queue.length : firstRead, 0, ticket)
-        pump()
-        if (queue.includes(ticket)) tell()
-      }),
+    take: (call: boolean, options: TakeOptions) => enqueue({ queue, pump, tell }, call, options),
 
     /** Records an answer: `retryAfter` (ms) for a 429, nothing for any other. */
     answer(call: boolean, retryAfter?: number) {

@@ -1,21 +1,19 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query'
+import { useQueryClient } from '@tanstack/react-query'
 import { useCallback, useEffect, useInsertionEffect, useState, useSyncExternalStore } from 'react'
-import { getTool, type Run, type ToolId, type ToolInput, type ToolResult, type ToolsClient, type ToolsError } from '../tools/index.js'
-import { RunObserver, runView, shownRun, type Intent, type RunObserverOptions } from '../tools/internal.js'
+import { getTool, type Run, type ToolId, type ToolInput, type ToolResult, type ToolsClient } from '../tools/index.js'
+import { RunObserver, runView, shownRun, type RunObserverOptions } from '../tools/internal.js'
 import { useToolsContext } from './context.js'
-import { asToolsError } from './jobQuery.js'
-import { queryKey } from './keys.js'
 import type { RunOptions, UseToolOptions, UseToolResult } from './toolTypes.js'
 import { followInCache, useRunJob } from './useRunJob.js'
-import { OFFLINE, queryPresence } from './useWaiting.js'
+import { queryPresence } from './useWaiting.js'
 
 export type { RunOptions, ToolPhase, UseToolOptions, UseToolResult } from './toolTypes.js'
 
 /**
  * One tool's whole flow: submit, then (deferred tools) follow the job to its end. The run lives in
- * a framework-free `RunObserver` (journal, replay, resume, reset, retry); this hook bridges it with
- * `useSyncExternalStore`, sends its call as a TanStack mutation (held while offline) and reads its
- * job through the query cache, shared with every other observer of the job.
+ * a framework-free `RunObserver` (journal, replay, resume, offline hold, reset, retry); this hook
+ * bridges it with `useSyncExternalStore` and reads its job through the query cache, shared with
+ * every other observer of the job.
  */
 export function useTool<T extends ToolId>(tool: T, { scope }: UseToolOptions = {}): UseToolResult<T> {
   const { client, fingerprint, user, journal, pollInterval } = useToolsContext()
@@ -25,45 +23,33 @@ export function useTool<T extends ToolId>(tool: T, { scope }: UseToolOptions = {
   const [observer] = useState(() => new RunObserver(options))
   useInsertionEffect(() => observer.setOptions(options))
   const state = useSyncExternalStore(observer.subscribe, observer.getSnapshot, observer.getSnapshot)
-
-  const mutation = useMutation<unknown, ToolsError, Intent>({
-    mutationKey: queryKey(fingerprint, 'run', tool),
-    mutationFn: (intent) => observer.submit(intent).catch((error: unknown) => Promise.reject(asToolsError(error, tool))),
-    retry: false,
-  })
   const current = shownRun(state.current, state.ends, fingerprint, user) as Run | undefined
   const { query, job, jobId, jobError, jobWaiting } = useRunJob(tool, current)
 
-  const { mutateAsync, reset: resetMutation } = mutation
   const runAsync = useCallback(
     (input: ToolInput<T>, opts: RunOptions = {}) =>
       observer.runAsync<ToolResult<T>>(input, opts, { client: client as ToolsClient as never, fingerprint }, {
-        send: (intent) => mutateAsync(intent) as never,
         follow: followInCache(queryClient, tool, pollInterval),
       }),
-    [observer, mutateAsync, queryClient, client, fingerprint, pollInterval, tool],
+    [observer, queryClient, client, fingerprint, pollInterval, tool],
   )
   // The outcome is in the hook's state; the promise is only for runAsync callers.
   const run = useCallback((input: ToolInput<T>, opts?: RunOptions) => void runAsync(input, opts).catch(() => undefined), [runAsync])
   useEffect(() => observer.mount(fingerprint, user, run), [observer, fingerprint, user, run, tool, journal, scope])
-  const reset = useCallback(() => {
-    observer.reset()
-    resetMutation()
-  }, [observer, resetMutation])
+  const reset = useCallback(() => observer.reset(), [observer])
 
   // Every answer is journaled; where a finished one was shown is noted for shownRun.
   const journalPhase = query.error?.kind === 'not-found' ? 'failed' : job?.phase
   useEffect(() => observer.journalPhase(jobId, journalPhase, fingerprint), [observer, journal, jobId, journalPhase, fingerprint])
 
   const view = runView({
-    call: { ...mutation, status: mutation.status, fingerprint: mutation.variables?.fingerprint },
+    call: state.call,
     job: { data: job, error: query.isError ? query.error : null },
     deferred,
     current,
     jobError,
     fingerprint,
-    // TanStack holds a call while offline; else the client tells what the call waits for.
-    callWaiting: mutation.isPaused ? OFFLINE : state.callWaiting,
+    callWaiting: state.callWaiting,
     jobWaiting,
   })
   const { refetch, isError: readFailed } = query

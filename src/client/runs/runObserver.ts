@@ -1,4 +1,4 @@
-import type { Job, Presence, Result } from '../definition.js'
+import type { Job, Presence, Result, Waiting } from '../definition.js'
 import { abortError, toToolsError, ToolsError } from '../errors.js'
 import { jobFailedError } from '../interpret.js'
 import { isTerminal } from '../phase.js'
@@ -33,6 +33,19 @@ export interface RunCallOptions {
 }
 
 const IDLE: CallState = { status: 'idle' }
+const OFFLINE: Waiting = Object.freeze({ reason: 'offline' })
+
+/** Holds a call while the device is offline, telling so; it leaves once back online (or aborted). */
+async function whileOffline(presence: Presence | undefined, signal: AbortSignal, tell: (waiting: Waiting | null) => void) {
+  if (!presence?.offline()) return
+  tell(OFFLINE)
+  await new Promise<void>((resolve) => {
+    const done = () => (stop(), signal.removeEventListener('abort', done), resolve())
+    const stop = presence.subscribe(() => !presence.offline() && done())
+    signal.addEventListener('abort', done, { once: true })
+  })
+  tell(null)
+}
 
 /**
  * One tool's run, framework-free: submit (journal, then POST), follow its job, resume the run a
@@ -99,15 +112,20 @@ export class RunObserver {
       }),
   }
 
-  /** Starts a run; while one is in flight, the same promise (a double click never pays twice). */
-  runAsync<R = Result | Job>(input: unknown, opts: RunCallOptions, sender: Sender, routes = this.#routes): Promise<R> {
+  /**
+   * Starts a run; while one is in flight, the same promise (a double click never pays twice). A
+   * bridge may route the job's following (through its cache); the call leaves through `submit`.
+   */
+  runAsync<R = Result | Job>(input: unknown, opts: RunCallOptions, sender: Sender, routes: Partial<RunRoutes> = {}): Promise<R> {
     if (this.#inflight) return this.#inflight as Promise<R>
     const abort = new AbortController()
     this.#controller = abort
     const signal = opts.signal ? AbortSignal.any([opts.signal, abort.signal]) : abort.signal
     const intent: Intent = { ...opts, input, signal, ...sender }
     this.#set({ uploadProgress: null, call: { status: 'pending', fingerprint: sender.fingerprint }, job: {} })
-    const flow = this.#flow(routes.send(intent), intent, routes).finally(() => {
+    const { send, follow } = { ...this.#routes, ...routes }
+    const answer = whileOffline(this.#options.presence, signal, (callWaiting) => this.#set({ callWaiting })).then(() => send(intent))
+    const flow = this.#flow(answer, intent, follow).finally(() => {
       if (this.#inflight === flow) this.#inflight = null
     })
     this.#inflight = flow
@@ -119,14 +137,17 @@ export class RunObserver {
    * A run's answer, then a deferred tool's job followed to its end while someone watches. Reset
    * or aborted while the answer was on its way, the job may exist, but this run is over.
    */
-  async #flow(answer: Promise<Run | Result | Job>, intent: Intent, routes: RunRoutes): Promise<Result | Job> {
+  async #flow(answer: Promise<Run | Result | Job>, intent: Intent, follow: RunRoutes['follow']): Promise<Result | Job> {
     const { tool, deferred } = this.#options
+    const controller = this.#controller
     try {
+      // A call reset meanwhile is no longer this observer's: its answer changes nothing shown.
+      const settle = (call: CallState) => this.#controller === controller && this.#set({ call })
       const done = await answer.then(
-        (data) => (this.#set({ call: { status: 'success', data, fingerprint: intent.fingerprint } }), data),
+        (data) => (settle({ status: 'success', data, fingerprint: intent.fingerprint }), data),
         (error: unknown) => {
           const failed = toToolsError(error, tool)
-          this.#set({ call: { status: 'error', error: failed, fingerprint: intent.fingerprint } })
+          settle({ status: 'error', error: failed, fingerprint: intent.fingerprint })
           throw failed
         },
       )
@@ -135,7 +156,7 @@ export class RunObserver {
       const { jobId } = done as Run
       // Nobody watches any more: the journal keeps the job for the next mount, unfollowed.
       if (!this.#mounted) throw new ToolsError('aborted', 'Unmounted; the run is journaled.', { tool, jobId })
-      const final = await routes.follow(intent, jobId!)
+      const final = await follow(intent, jobId!)
       if (final.phase === 'failed') throw jobFailedError(final, intent.client.interpret)
       return final
     } catch (error) {
@@ -170,6 +191,7 @@ export class RunObserver {
   /** Cancels what is in flight and forgets the run shown (a job set aside stays journaled, listed, not resumed). */
   reset() {
     this.#controller?.abort(new DOMException('The run was reset.', 'AbortError'))
+    this.#controller = null
     this.#inflight = null
     const run = this.#holder.current
     const { journal } = this.#options
