@@ -16,7 +16,7 @@ const meta = {
   title: 'Components/RecentRuns',
   component: RecentRuns,
   tags: ['autodocs'],
-  args: { scope: 'story' },
+  args: { tag: 'story' },
   render: (args) => (
     <>
       <StartReport />
@@ -29,9 +29,9 @@ const meta = {
 export default meta
 type Story = StoryObj<typeof meta>
 
-/** A button that starts a valuation report, journaled under the story's scope. */
+/** A button that starts a valuation report, journaled under the story's tag. */
 function StartReport() {
-  const report = useValuationReport({ scope: 'story' })
+  const report = useValuationReport({ tag: 'story' })
   return (
     <p>
       <button type="button" className="ct-button" onClick={() => report.run(exampleInput('valuation/report'))}>

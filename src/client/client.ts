@@ -30,7 +30,9 @@ export interface ToolsClientOptions {
   headers?: Record<string, string>
   /** Milliseconds between job polls while a job is young; polls slow as it ages. Default 3000. */
   pollInterval?: number
-  /** How long a job is polled before failing with `timeout`, in ms. Default an hour. */
+  /** How long a job is polled before failing with `timeout`. Default an hour. */
+  pollTimeoutMs?: number
+  /** @deprecated Use `pollTimeoutMs`; kept working through 0.x. */
   pollTimeout?: number
   /** Multipart part name of the file, per tool id, where the service expects another. */
   fileFields?: Record<string, string>

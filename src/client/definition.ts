@@ -101,6 +101,8 @@ export interface CallOptions {
   /** Milliseconds between job polls while the job is young; polls slow as it ages. */
   pollInterval?: number
   /** How long to poll a job before failing with `timeout` (the job goes on: wait for it again). */
+  pollTimeoutMs?: number
+  /** @deprecated Use `pollTimeoutMs`; kept working through 0.x. */
   pollTimeout?: number
   /** Called with every job read while waiting. */
   onJob?: (job: Job) => void

@@ -51,7 +51,7 @@ export async function followJob(
     const tool = reader.jobTool(id, jobId)
     const presence = opts.presence ?? pagePresence
     const started = Date.now()
-    const deadline = started + (opts.pollTimeout ?? settings.pollTimeout)
+    const deadline = started + (opts.pollTimeoutMs ?? opts.pollTimeout ?? settings.pollTimeoutMs)
     for (let known = fresh; ; known = true) {
       let current: Job | undefined
       if (!watcher && stream.named()) watcher = (await stream.eventHub()).watch(id, jobId)

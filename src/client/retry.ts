@@ -4,37 +4,56 @@ import { MAX_TIMER } from './pacer.js'
 export interface RetryOptions {
   /** Retries after a 5xx or a lost connection. Default 4. */
   retries?: number
-  /** First backoff in ms; doubles each retry. Default 500. */
-  baseDelay?: number
-  /** Longest backoff in ms. Default 8000. */
-  maxDelay?: number
-  /** Longest single Retry-After honoured in ms; a longer one is surfaced as a `rate-limit` error. Default 60000. */
-  maxRetryAfter?: number
+  /** First backoff; doubles each retry. Default 500. */
+  baseDelayMs?: number
+  /** Longest backoff. Default 8000. */
+  maxDelayMs?: number
+  /** Longest single Retry-After honoured; a longer one is surfaced as a `rate-limit` error. Default 60000. */
+  maxRetryAfterMs?: number
   /**
    * How long one request may wait for rate limits and a lost connection to pass, in ms, before
-   * it fails (`rate-limit` or `network`). Default 120000.
+   * it fails (`rate-limit` or `network`). Default 120000. (Its name is fixed by the contract.)
    */
   maxWait?: number
+  /** @deprecated Use `baseDelayMs`; kept working through 0.x. */
+  baseDelay?: number
+  /** @deprecated Use `maxDelayMs`; kept working through 0.x. */
+  maxDelay?: number
+  /** @deprecated Use `maxRetryAfterMs`; kept working through 0.x. */
+  maxRetryAfter?: number
 }
 
-export type RetryPolicy = Required<RetryOptions>
+export interface RetryPolicy {
+  retries: number
+  baseDelayMs: number
+  maxDelayMs: number
+  maxRetryAfterMs: number
+  maxWait: number
+}
 
 export const DEFAULT_RETRY: RetryPolicy = {
   retries: 4,
-  baseDelay: 500,
-  maxDelay: 8000,
-  maxRetryAfter: 60_000,
+  baseDelayMs: 500,
+  maxDelayMs: 8000,
+  maxRetryAfterMs: 60_000,
   maxWait: 120_000,
 }
 
 export function retryPolicy(options: RetryOptions | false | undefined): RetryPolicy {
   if (options === false) return { ...DEFAULT_RETRY, retries: 0, maxWait: 0 }
-  return { ...DEFAULT_RETRY, ...options }
+  const given = options ?? {}
+  return {
+    retries: given.retries ?? DEFAULT_RETRY.retries,
+    baseDelayMs: given.baseDelayMs ?? given.baseDelay ?? DEFAULT_RETRY.baseDelayMs,
+    maxDelayMs: given.maxDelayMs ?? given.maxDelay ?? DEFAULT_RETRY.maxDelayMs,
+    maxRetryAfterMs: given.maxRetryAfterMs ?? given.maxRetryAfter ?? DEFAULT_RETRY.maxRetryAfterMs,
+    maxWait: given.maxWait ?? DEFAULT_RETRY.maxWait,
+  }
 }
 
 /** Capped exponential backoff with jitter (half fixed, half random). */
 export function backoff(attempt: number, policy: RetryPolicy): number {
-  const capped = Math.min(policy.maxDelay, policy.baseDelay * 2 ** attempt)
+  const capped = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** attempt)
   return Math.round(capped / 2 + (Math.random() * capped) / 2)
 }
 

@@ -101,7 +101,7 @@ export function createSender(settings: ClientSettings, stream: PageStream) {
           const delay = error.kind === 'rate-limit' ? error.retryAfter : undefined
           pacer.answer(isCall, delay)
           // A 429: the pacer holds this request, with every other of the key, until the pause is over.
-          if (delay !== undefined && delay <= policy.maxRetryAfter && Date.now() + delay <= deadline) continue
+          if (delay !== undefined && delay <= policy.maxRetryAfterMs && Date.now() + delay <= deadline) continue
           if (error.kind !== 'server') throw error
         }
         if (!transient || failures >= policy.retries) throw error

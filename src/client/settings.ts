@@ -13,7 +13,7 @@ export interface ClientSettings {
   readonly interpret: Interpretation
   readonly policy: RetryPolicy
   readonly pollInterval: number
-  readonly pollTimeout: number
+  readonly pollTimeoutMs: number
   /** The base URL as requests use it (resolved when called, so importing stays DOM-free). */
   base(): string
   /** The key's value for the next request (a key function is called each time). */
@@ -26,7 +26,7 @@ export function clientSettings(options: ToolsClientOptions): ClientSettings {
     interpret: { ...defaultInterpretation, ...options.interpret },
     policy: retryPolicy(options.retry),
     pollInterval: options.pollInterval ?? DEFAULT_POLL_INTERVAL,
-    pollTimeout: options.pollTimeout ?? DEFAULT_POLL_TIMEOUT,
+    pollTimeoutMs: options.pollTimeoutMs ?? options.pollTimeout ?? DEFAULT_POLL_TIMEOUT,
     base: () => resolveBaseUrl(options.baseUrl),
     resolveKey: async () => (typeof options.apiKey === 'function' ? await options.apiKey() : options.apiKey),
   }

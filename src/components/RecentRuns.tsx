@@ -9,7 +9,9 @@ import { useMessages } from './useMessages.js'
 export interface RecentRunsProps extends RootProps {
   /** Only this tool's runs. */
   tool?: ToolId
-  /** Only the runs of `useTool(tool, { scope })` with this scope. */
+  /** Only the runs of `useTool(tool, { tag })` with this tag. */
+  tag?: string
+  /** @deprecated Use `tag`; kept working through 0.x. */
   scope?: string
 }
 
@@ -28,12 +30,12 @@ export interface RecentRunsProps extends RootProps {
  * <RecentRuns aria-labelledby="runs-title" />
  */
 export const RecentRuns = withRef(function RecentRuns(
-  { tool, scope, className, ...root }: RecentRunsProps,
+  { tool, tag, scope, className, ...root }: RecentRunsProps,
   ref: ForwardedRef<HTMLElement>,
 ) {
   const messages = useMessages()
   const format = useFormat()
-  const { runs, dismiss } = useRuns({ tool, scope })
+  const { runs, dismiss } = useRuns({ tool, tag: tag ?? scope })
   const [open, setOpen] = useState<string>()
   const id = useId()
 

@@ -11,6 +11,8 @@ export interface RunOptions {
 
 export interface UseToolOptions {
   /** Tells two widgets of one tool apart: each resumes only the runs it started. */
+  tag?: string
+  /** @deprecated Use `tag` (`scope` also names a key's permission); kept working through 0.x. */
   scope?: string
 }
 

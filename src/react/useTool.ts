@@ -15,11 +15,11 @@ export type { RunOptions, ToolPhase, UseToolOptions, UseToolResult } from './too
  * bridges it with `useSyncExternalStore` and reads its job through the query cache, shared with
  * every other observer of the job.
  */
-export function useTool<T extends ToolId>(tool: T, { scope }: UseToolOptions = {}): UseToolResult<T> {
+export function useTool<T extends ToolId>(tool: T, { tag, scope }: UseToolOptions = {}): UseToolResult<T> {
   const { client, fingerprint, user, journal, pollInterval } = useToolsContext()
   const queryClient = useQueryClient()
   const deferred = getTool(tool)?.mode === 'deferred'
-  const options: RunObserverOptions = { tool, deferred, journal: deferred && journal, scope, presence: queryPresence }
+  const options: RunObserverOptions = { tool, deferred, journal: deferred && journal, tag: tag ?? scope, presence: queryPresence }
   const [observer] = useState(() => new RunObserver(options))
   useInsertionEffect(() => observer.setOptions(options))
   const state = useSyncExternalStore(observer.subscribe, observer.getSnapshot, observer.getSnapshot)
@@ -35,7 +35,7 @@ export function useTool<T extends ToolId>(tool: T, { scope }: UseToolOptions = {
   )
   // The outcome is in the hook's state; the promise is only for runAsync callers.
   const run = useCallback((input: ToolInput<T>, opts?: RunOptions) => void runAsync(input, opts).catch(() => undefined), [runAsync])
-  useEffect(() => observer.mount(fingerprint, user, run), [observer, fingerprint, user, run, tool, journal, scope])
+  useEffect(() => observer.mount(fingerprint, user, run), [observer, fingerprint, user, run, tool, journal, options.tag])
   const reset = useCallback(() => observer.reset(), [observer])
 
   // Every answer is journaled; where a finished one was shown is noted for shownRun.

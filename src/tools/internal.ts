@@ -25,6 +25,7 @@ export {
   RunObserver,
   runView,
   shownRun,
+  tagOf,
 } from '../client/index.js'
 export type { CallState, Intent, JobState, RunCallOptions, RunObserverOptions, RunRoutes, RunSnapshot } from '../client/index.js'
 export type { Journal } from './runs.js'

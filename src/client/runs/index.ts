@@ -4,6 +4,7 @@ export { createJournal, defaultStore, journalStore, memoryJournal, webStorageJou
 export type { Journal, JournalStore, Run, RunPhase, WebStorage } from './journal.js'
 export { RunObserver } from './runObserver.js'
 export type { RunCallOptions, RunObserverOptions, RunRoutes, Sender } from './runObserver.js'
+export { tagOf } from './runRecord.js'
 export type { RunClient } from './runRecord.js'
 export type { Intent } from './submit.js'
 export { runView, shownRun } from './view.js'

@@ -13,7 +13,9 @@ export interface Run<T extends string = string> {
   tool: T
   /** Stands for the key that created it; one key's runs never show under another. */
   fingerprint: string
-  /** The `scope` of the `useTool` that started it, if any. */
+  /** The `tag` of the `useTool` that started it, if any: tells two widgets of one tool apart. */
+  tag?: string
+  /** @deprecated Journaled by 0.1 for `tag`; read as `tag`, never written. */
   scope?: string
   /** Sent with every try of this intent, so a repeat replays rather than bills again. */
   idempotencyKey: string

@@ -13,8 +13,8 @@ export interface RunObserverOptions {
   deferred: boolean
   /** Where deferred runs are journaled; false for none (a sync tool). */
   journal: Journal | false
-  /** Tells two observers of one tool apart: each resumes only the runs it started. */
-  scope?: string
+  /** Tells two observers of one tool apart (a widget's tag): each resumes only the runs it started. */
+  tag?: string
   presence?: Presence
 }
 
@@ -88,11 +88,11 @@ export class RunObserver {
 
   /** Sends one intent as this observer's (journaled first for a deferred tool). */
   submit = (intent: Intent) => {
-    const { tool, deferred, journal, scope, presence } = this.#options
+    const { tool, deferred, journal, tag, presence } = this.#options
     return submit(intent, {
       tool,
       journal: deferred && journal,
-      scope,
+      tag,
       holder: this.#holder,
       show: this.#show,
       onUploadProgress: (uploadProgress) => this.#set({ uploadProgress }),
@@ -201,17 +201,17 @@ export class RunObserver {
   }
 
   /**
-   * While mounted, resumes the newest run of this tool (and scope) nobody has seen the end of.
+   * While mounted, resumes the newest run of this tool (and tag) nobody has seen the end of.
    * Never in place of a run already shown: this key's, or another key's still unfinished, of the
    * same person. Any other has left the view: it is let go. Returns the unmount.
    */
   mount(fingerprint: string, user: string | undefined, run: (input: never, opts: RunCallOptions) => void): () => void {
-    const { journal, deferred, tool, scope } = this.#options
+    const { journal, deferred, tool, tag } = this.#options
     if (!deferred || !journal) return () => undefined
     this.#mounted = true
     let live = true
     void journal.list(fingerprint).then((runs) => {
-      const found = resumable(runs, tool, scope)
+      const found = resumable(runs, tool, tag)
       const shown = this.#holder.current
       const kept = shown && belongsTo(shown.fingerprint, user) && (shown.fingerprint === fingerprint || !isTerminal(shown.phase))
       // A list read for an earlier key or mount is stale; a run in flight is what is shown.

@@ -30,6 +30,9 @@ export function splitInput(input: unknown): Pick<Run, 'input' | 'file'> {
   return { input: json, file: { name: (file as File).name ?? '', type: file.type, size: file.size } }
 }
 
-/** The newest run of `tool` and `scope` nobody has seen the end of: what a mount resumes. */
-export const resumable = (runs: Run[], tool: string, scope: string | undefined) =>
-  runs.find((run) => run.tool === tool && run.scope === scope && !run.seen)
+/** A run's widget tag, as journaled now (`tag`) or by 0.1 (`scope`). */
+export const tagOf = (run: Pick<Run, 'tag' | 'scope'>) => run.tag ?? run.scope
+
+/** The newest run of `tool` and `tag` nobody has seen the end of: what a mount resumes. */
+export const resumable = (runs: Run[], tool: string, tag: string | undefined) =>
+  runs.find((run) => run.tool === tool && tagOf(run) === tag && !run.seen)

@@ -3,7 +3,7 @@ import { toToolsError } from '../errors.js'
 import { newIdempotencyKey } from '../ids.js'
 import { isTerminal } from '../phase.js'
 import type { Journal, Run } from './journal.js'
-import { saveRun, splitInput, type Journaled, type RunClient } from './runRecord.js'
+import { saveRun, splitInput, tagOf, type Journaled, type RunClient } from './runRecord.js'
 
 /** One call as asked for, with the client and fingerprint of the key at that moment. */
 export interface Intent {
@@ -18,7 +18,8 @@ export interface Intent {
 export interface SubmitContext {
   tool: string
   journal: Journal | false
-  scope?: string
+  /** Tells two observers of one tool apart (a widget's tag). */
+  tag?: string
   /** The observer's own run, kept current by every journal write. */
   holder: Journaled
   show(run: Run): void
@@ -59,25 +60,25 @@ export async function submit(intent: Intent, context: SubmitContext): Promise<Ru
 }
 
 /** An unfinished run of the same input and file: the same intent, sent again with its key. */
-async function earlier({ input, idempotencyKey, fingerprint }: Intent, { tool, scope, journal }: SubmitContext) {
+async function earlier({ input, idempotencyKey, fingerprint }: Intent, { tool, tag, journal }: SubmitContext) {
   const parts = splitInput(input)
   const described = JSON.stringify([parts.input, parts.file])
   return (await (journal as Journal).list(fingerprint)).find(
     (run) =>
       run.tool === tool &&
-      run.scope === scope &&
+      tagOf(run) === tag &&
       !isTerminal(run.phase) &&
       (idempotencyKey ?? run.idempotencyKey) === run.idempotencyKey &&
       JSON.stringify([run.input, run.file]) === described,
   )
 }
 
-function newRun({ input, idempotencyKey, fingerprint }: Intent, { tool, scope }: SubmitContext): Omit<Run, 'updatedAt'> {
+function newRun({ input, idempotencyKey, fingerprint }: Intent, { tool, tag }: SubmitContext): Omit<Run, 'updatedAt'> {
   return {
     id: newIdempotencyKey(),
     tool,
     fingerprint,
-    scope,
+    tag,
     idempotencyKey: idempotencyKey ?? newIdempotencyKey(),
     ...splitInput(input),
     phase: 'submitting',
