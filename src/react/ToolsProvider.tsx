@@ -92,11 +92,11 @@ export function ToolsProvider(props: ToolsProviderProps) {
   const journal = anonymous ? journals.memory : journals.kept
   const { key, fingerprint: print, latest } = useKeyIdentity(baseUrl, apiKey, user)
 
-  // One client per key: a job keeps being read with the key that created it.
+  // One client per key: a job keeps being read with the key that created it. The poll interval
+  // takes one route, the context, to every job read (a given client's is read once, above).
   const [clients] = useState(() => new Map<string, ToolsClient>())
   const value = useMemo<ToolsContextValue>(() => {
-    const slot = `${print} ${pollInterval}`
-    let client = given ?? clients.get(slot)
+    let client = given ?? clients.get(print)
     if (!client) {
       // The key function reads the ref when a request is sent, never during render.
       client = createToolsClient({
@@ -108,9 +108,8 @@ export function ToolsProvider(props: ToolsProviderProps) {
             const current = latest.current
             return (typeof current === 'function' ? await current() : current) ?? ''
           }),
-        pollInterval,
       })
-      clients.set(slot, client)
+      clients.set(print, client)
     }
     return {
       client,
@@ -118,7 +117,7 @@ export function ToolsProvider(props: ToolsProviderProps) {
       keyInBrowser,
       user,
       // A given client is the only one: the map stays empty.
-      clientFor: (other) => (other === print ? client : clients.get(`${other} ${pollInterval}`)),
+      clientFor: (other) => (other === print ? client : clients.get(other)),
       journal,
       pollInterval,
       billingUrl,
