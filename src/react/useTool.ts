@@ -1,8 +1,9 @@
-import { useQueryClient } from '@tanstack/react-query'
+import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { useCallback, useEffect, useInsertionEffect, useState, useSyncExternalStore } from 'react'
 import { getTool, type Run, type ToolId, type ToolInput, type ToolResult, type ToolsClient } from '../tools/index.js'
-import { RunObserver, runView, shownRun, type RunObserverOptions } from '../tools/internal.js'
+import { RunObserver, runView, shownRun, type Intent, type RunObserverOptions } from '../tools/internal.js'
 import { useToolsContext } from './context.js'
+import { queryKey } from './keys.js'
 import type { RunOptions, UseToolOptions, UseToolResult } from './toolTypes.js'
 import { followInCache, useRunJob } from './useRunJob.js'
 import { queryPresence } from './useWaiting.js'
@@ -12,8 +13,8 @@ export type { RunOptions, ToolPhase, UseToolOptions, UseToolResult } from './too
 /**
  * One tool's whole flow: submit, then (deferred tools) follow the job to its end. The run lives in
  * a framework-free `RunObserver` (journal, replay, resume, offline hold, reset, retry); this hook
- * bridges it with `useSyncExternalStore` and reads its job through the query cache, shared with
- * every other observer of the job.
+ * bridges it with `useSyncExternalStore`, sends its call as a mutation and reads its job through
+ * the query cache, shared with every other observer of the job.
  */
 export function useTool<T extends ToolId>(tool: T, { tag, scope }: UseToolOptions = {}): UseToolResult<T> {
   const { client, fingerprint, user, journal, pollInterval } = useToolsContext()
@@ -25,13 +26,16 @@ export function useTool<T extends ToolId>(tool: T, { tag, scope }: UseToolOption
   const state = useSyncExternalStore(observer.subscribe, observer.getSnapshot, observer.getSnapshot)
   const current = shownRun(state.current, state.ends, fingerprint, user) as Run | undefined
   const { query, job, jobId, jobError, jobWaiting } = useRunJob(tool, current)
+  // The call goes out as a TanStack mutation, so the cache hears it settle (useUsage reads again).
+  const { mutateAsync } = useMutation({ mutationKey: queryKey(fingerprint, 'run', tool), mutationFn: (intent: Intent) => observer.submit(intent) })
 
   const runAsync = useCallback(
     (input: ToolInput<T>, opts: RunOptions = {}) =>
       observer.runAsync<ToolResult<T>>(input, opts, { client: client as ToolsClient as never, fingerprint }, {
+        send: mutateAsync,
         follow: followInCache(queryClient, tool, pollInterval),
       }),
-    [observer, queryClient, client, fingerprint, pollInterval, tool],
+    [observer, mutateAsync, queryClient, client, fingerprint, pollInterval, tool],
   )
   // The outcome is in the hook's state; the promise is only for runAsync callers.
   const run = useCallback((input: ToolInput<T>, opts?: RunOptions) => void runAsync(input, opts).catch(() => undefined), [runAsync])
