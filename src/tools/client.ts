@@ -22,7 +22,10 @@ export interface ToolsClient {
   readonly pollInterval: number
   /** How this client reads what the spec leaves unshown: the defaults with its `interpret` options. */
   readonly interpret: Interpretation
-  /** The whole call: a synchronous tool's result, or a deferred tool's job submitted and waited for. */
+  /**
+   * The whole call: a synchronous tool's result, or a deferred tool's job submitted and waited for.
+   * With a `journal`, a deferred run is journaled before its POST leaves and forgotten once its end is seen.
+   */
   run<T extends ToolId>(tool: T, input: ToolInput<T>, opts?: CallOptions): Promise<ToolResult<T>>
   /** Submits a deferred tool's job (202) without waiting. */
   start<T extends DeferredToolId>(tool: T, input: ToolInput<T>, opts?: CallOptions): Promise<JobHandle<T>>
