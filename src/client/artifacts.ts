@@ -11,7 +11,12 @@ export interface ArtifactFile {
 }
 
 /** Downloads a result link with the key; the key goes to the service's origin only. */
-export async function downloadArtifact(send: Send, root: string, url: string, opts: Pick<CallOptions, 'signal'> = {}): Promise<ArtifactFile> {
+export async function downloadArtifact(
+  send: Send,
+  root: string,
+  url: string,
+  opts: Pick<CallOptions, 'signal'> = {},
+): Promise<ArtifactFile> {
   let target: URL | undefined
   try {
     target = new URL(url, root + '/')

@@ -11,7 +11,10 @@ import type { ClientSettings } from './settings.js'
 const HIDDEN_POLL = 30_000
 /** A job followed on the proxy's event stream is still read now and then, should an event be lost on the way. */
 const SAFETY_READ = 60_000
-/** A job's first state comes on the stream as it joins; should it not (an older proxy, a stream that could not take the job), it is read after this. */
+/**
+ * A job's first state comes on the stream as it joins; should it not (an older proxy, a stream that
+ * could not take the job), it is read after this.
+ */
 const FIRST_PUSH = 5_000
 
 /**
@@ -72,7 +75,8 @@ export async function followJob(
       if (current.phase === 'failed') throw jobFailedError(current, settings.interpret)
       if (Date.now() >= deadline) {
         const { requestId: lastRequest, data: body } = current
-        throw new ToolsError('timeout', `${id}: the job ${jobId} did not finish in time; wait for it again.`, { tool: id, jobId, requestId: lastRequest, body })
+        const message = `${id}: the job ${jobId} did not finish in time; wait for it again.`
+        throw new ToolsError('timeout', message, { tool: id, jobId, requestId: lastRequest, body })
       }
     }
   } catch (error) {

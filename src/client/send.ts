@@ -55,8 +55,10 @@ export function createSender(settings: ClientSettings, stream: PageStream) {
   /** The request itself, once its turn has come: the response, or the network error that stands for it. */
   async function exchange(name: string | undefined, url: string, key: string | undefined, signal?: AbortSignal, post?: Post) {
     try {
-      const request = { method: post ? ('POST' as const) : ('GET' as const), url, headers: stream.headers(key, post), body: post?.body, signal }
-      return await transmit({ ...request, onUploadProgress: post?.onUploadProgress }, settings.options.fetch)
+      const method = post ? ('POST' as const) : ('GET' as const)
+      const headers = stream.headers(key, post)
+      const request = { method, url, headers, body: post?.body, signal, onUploadProgress: post?.onUploadProgress }
+      return await transmit(request, settings.options.fetch)
     } catch (cause) {
       if (signal?.aborted) throw abortError(name, cause)
       return new ToolsError('network', 'The service could not be reached.', { tool: name, cause })
