@@ -58,9 +58,12 @@ export function createHandles(signer: Signer) {
       return (await signer.verify(['artifact', user, tool, path, String(expiresAt)], signature)) ? { path, tool } : undefined
     },
 
-    /** The Idempotency-Key sent on: the same user's same key gives the same one, two users' never. */
-    idempotencyKey(user: string, key: string): Promise<string> {
-      return signer.sign(['idempotency', user, key])
+    /**
+     * The Idempotency-Key sent on: the same user's same key on the same tool gives the same one; two
+     * users', or two tools', never (however the service scopes its keys, one key is one call).
+     */
+    idempotencyKey(user: string, tool: string, key: string): Promise<string> {
+      return signer.sign(['idempotency', user, tool, key])
     },
   }
 }
