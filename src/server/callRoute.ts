@@ -167,7 +167,8 @@ async function recordCreation(
   const { jobStatus } = context
   // All in one trip to the store with the status's write: what the request carried, its key's mark, and the news for the user's streams.
   const also: StoreOperation[] = [...mark, ...newJobNews(context.store, user, tool.id, jobId, page)]
-  if (written === 'unknown' || written.size > 0) {
+  // A file tool's job always: its record missing later reads as "anything may have been sent" (rewrite's writtenOf).
+  if (context.fileTools.has(tool.id) || written === 'unknown' || written.size > 0) {
     also.unshift({ op: 'set', key: keys.written(jobId), value: JSON.stringify(written === 'unknown' ? written : [...written]), ttlMs: MEMORY_TTL })
   }
   // The creation starts the job's clock: a watcher paces its reads (or waits for webhooks) from it.

@@ -23,7 +23,10 @@ export interface ProxyStore {
   get(key: string): Promise<string | undefined>
   /** Sets `key` to `value` for `ttlMs`. */
   set(key: string, value: string, ttlMs: number): Promise<void>
-  /** Sets `key` to `value` for `ttlMs` unless it is set; returns the value it holds (the first writer's). */
+  /**
+   * Sets `key` to `value` for `ttlMs` unless it is set to another value (set to `value` already, it
+   * is renewed for `ttlMs`); returns the value it holds (the first writer's).
+   */
   hold(key: string, value: string, ttlMs: number): Promise<string>
   /** Sets `key` to `owner` for `ttlMs` when it is unset or already `owner`'s (a renewal): true when `owner` holds it now. */
   lease(key: string, owner: string, ttlMs: number): Promise<boolean>
