@@ -99,3 +99,69 @@ describe('file links', () => {
     expect(second.also).toBeNull()
   })
 })
+
+describe('service addresses in any spelling', () => {
+  const victim = fileOf('file_1001.pdf')
+  const spellings = {
+    inText: `Your report is at ${victim} today`,
+    jsonInString: JSON.stringify({ url: victim }),
+    escapedSlashes: JSON.stringify({ url: victim }).replace(/\//g, '\\/'),
+    percentEncoded: victim.replace('/artifacts/', '/%61rtifacts/'),
+    twiceEncoded: victim.replace('/artifacts/', '/%2561rtifacts/'),
+    leadingSpace: ` ${victim}`,
+    backslashes: victim.replace(/\//g, '\\'),
+    userInfo: victim.replace('https://', 'https://u:p@'),
+    upperCase: victim.toUpperCase(),
+    rootRelative: '/v1/artifacts/file_1001.pdf',
+  }
+  const leaks = (text: string) => /file_1001|tools\.cabinet\.test/i.test(decodeURIComponent(text.replace(/\\/g, '/')))
+
+  it('are taken out of every value, key and nested JSON text of an answer', async () => {
+    // A root-relative link is a link of the service's, signed as any (see above): left out here.
+    const { rootRelative: _signed, ...others } = spellings
+    answer = () => Response.json({ ...others, keyed: { [victim]: 'x', [` ${victim}`]: 'y', kept: 'z' } })
+    const { send } = proxyWith()
+    const response = await send('mallory', '/pdf/create', { method: 'POST', body: '{"objectId":"obj_1"}', headers: { 'content-type': 'application/json' } })
+    const text = await response.text()
+    expect(leaks(text)).toBe(false)
+    const body = JSON.parse(text) as Record<string, unknown>
+    expect(body.inText).toBe('Your report is at  today')
+    expect(body.keyed).toEqual({ kept: 'z' })
+  })
+
+  it('are taken out of the X-Request-Id and Retry-After headers and of a plain-text error', async () => {
+    answer = () =>
+      new Response(`upstream failed fetching ${victim.replace('https://', 'https://u:p@')}`, {
+        status: 500,
+        headers: { 'x-request-id': `req_${victim}`, 'retry-after': victim },
+      })
+    const { send } = proxyWith()
+    const response = await send('mallory', '/valuation/express', { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } })
+    expect(response.headers.get('x-request-id')).toBeNull()
+    expect(response.headers.get('retry-after')).toBeNull()
+    expect(leaks(await response.text())).toBe(false)
+
+    answer = () => Response.json({ ok: true }, { headers: { 'x-request-id': 'req_123', 'retry-after': '5' } })
+    const fine = await send('mallory', '/valuation/express', { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } })
+    expect([fine.headers.get('x-request-id'), fine.headers.get('retry-after')]).toEqual(['req_123', '5'])
+  })
+
+  it('in a request, in any spelling, make the job’s echo unsignable', async () => {
+    for (const spelling of Object.values(spellings)) {
+      let echoed: unknown
+      answer = async (request) => {
+        if (request.method === 'POST') {
+          echoed = ((await request.json()) as { language: unknown }).language
+          return Response.json({ jobId: 'job_9', status: 'pending', requestId: 'req_1' }, { status: 202 })
+        }
+        // The service reads the spelling as its own file's address and answers with it, canonical.
+        return Response.json({ jobId: 'job_9', status: 'completed', echo: echoed === undefined ? null : victim })
+      }
+      const { send } = proxyWith()
+      const created = await send('mallory', '/pdf/create', { method: 'POST', body: JSON.stringify({ objectId: 'obj_1', language: spelling }), headers: { 'content-type': 'application/json' } })
+      const { jobId } = (await created.json()) as { jobId: string }
+      const read = (await (await send('mallory', `/pdf/create/jobs/${encodeURIComponent(jobId)}`)).json()) as { echo: unknown }
+      expect([spelling, read.echo]).toEqual([spelling, null])
+    }
+  })
+})

@@ -90,7 +90,7 @@ export async function callRoute(context: ProxyContext, request: Request, user: C
     outcome = { status: upstream.status }
     // What the user wrote into the request is never signed as a file of theirs; a body the
     // proxy could not read may hold anything, so then no link of the answer is signed.
-    const written = parsed ? artifactPaths(parsed.strings, service.base) : form ? formPaths(form.fields(), service.base) : opaque ? 'unknown' : new Set<string>()
+    const written = parsed ? artifactPaths(parsed.strings, service.base, service.scrub) : form ? formPaths(form.fields(), service) : opaque ? 'unknown' : new Set<string>()
     const answer = await service.answerOf(upstream)
     const reply = await rewriteFor(context, answer, { user, tool, written, created: true })
     const jobId = reply.createdJobId
@@ -141,16 +141,16 @@ async function jsonBody(context: ProxyContext, request: Request, tool: Tool): Pr
 }
 
 /** The service's URLs in a multipart body's text fields; every URL counts as written when they could not be read. */
-function formPaths(fields: string[] | undefined, service: string): Set<string> | 'unknown' {
+function formPaths(fields: string[] | undefined, service: ProxyContext['service']): Set<string> | 'unknown' {
   if (!fields) return 'unknown'
   const strings = fields.flatMap((field) => {
     try {
-      return [field, ...stringsIn(JSON.parse(field))]
+      return stringsIn(JSON.parse(field))
     } catch {
       return [field]
     }
   })
-  return artifactPaths(strings, service)
+  return artifactPaths(strings, service.base, service.scrub)
 }
 
 /** A new job, recorded for what follows: what its request carried, its first status (which remembers its tool for webhooks), and told to the user's open streams. */

@@ -61,7 +61,8 @@ export async function rewriteFor(context: ProxyContext, upstream: Answer, view: 
   try {
     body = JSON.parse(upstream.body)
   } catch {
-    return { status, headers, body: upstream.body, json: false }
+    // Plain text (an error's, say) may name the service too: what names it goes.
+    return { status, headers, body: service.scrub.text(upstream.body) ?? '', json: false }
   }
   const { user, tool } = view
   const ok = status >= 200 && status < 300
@@ -70,7 +71,7 @@ export async function rewriteFor(context: ProxyContext, upstream: Answer, view: 
   const jobId = view.jobId ?? createdJobId
   // A poll's handle is the one the browser sent: no need to sign it again.
   const handle = view.handle ?? (jobId && tool ? await handles.job(user.user, tool.id, jobId) : undefined)
-  const json = await rewriteAnswer(body, { jobId, handle, pathOf: pathOf(context), sign: (paths) => signLinks(context, view, paths) }, MAX_LINKS)
+  const json = await rewriteAnswer(body, { jobId, handle, pathOf: pathOf(context), sign: (paths) => signLinks(context, view, paths), scrub: service.scrub }, MAX_LINKS)
   // A job's answer names the stream its updates come on: the page listens there instead of polling.
   const live: Record<string, string> = handle ? { 'X-Tools-Events': `${context.basePath}/events` } : {}
   return { status, headers: { ...headers, ...live }, body: json, json: true, createdJobId }
@@ -115,7 +116,7 @@ export function linkHolds(context: ProxyContext, user: Caller, tool: Tool, jobId
       // Not known what the request carried: nothing is held anew (signLinks signs only files held for this user already).
       if (!signable(context, tool) || written === 'unknown') return []
       const { linkKey } = linkSigning(context, user, tool)
-      paths = linkedPaths(body, { jobId, handle, pathOf: pathOf(context) }, MAX_LINKS).filter((path) => !written.has(path) && !context.signedLinks.has(linkKey(path)))
+      paths = linkedPaths(body, { jobId, handle, pathOf: pathOf(context), scrub: context.service.scrub }, MAX_LINKS).filter((path) => !written.has(path) && !context.signedLinks.has(linkKey(path)))
       return paths.map((path) => holdFor(path, user))
     },
     held: (answers: unknown[] | undefined): Map<string, string> => new Map(answers ? paths.map((path, index) => [path, answers[index] as string]) : []),
