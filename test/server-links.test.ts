@@ -6,7 +6,8 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { memoryStore, type ToolsProxyOptions } from '../src/server/index.js'
 import { createToolsClient, type ToolId } from '../src/tools/index.js'
 import { FILE_MAKING_TOOLS } from '../src/tools/internal.js'
-import { SERVICE, SITE, testProxy } from './support/proxy.js'
+import { createSigner } from '../src/server/signing.js'
+import { SECRET, SERVICE, SITE, testProxy } from './support/proxy.js'
 
 type Answer = (request: Request) => Response | Promise<Response>
 let answer: Answer = () => Response.json({})
@@ -163,5 +164,39 @@ describe('service addresses in any spelling', () => {
       const read = (await (await send('mallory', `/pdf/create/jobs/${encodeURIComponent(jobId)}`)).json()) as { echo: unknown }
       expect([spelling, read.echo]).toEqual([spelling, null])
     }
+  })
+})
+
+describe('handles and file tokens', () => {
+  const decoded = (token: string) => token.split(/[./]/).map((part) => Buffer.from(part, 'base64url').toString('latin1')).join(' ')
+
+  it('show none of the service’s ids, and another user, a changed byte or the earlier readable form of a file token opens nothing', async () => {
+    answer = (request) => {
+      if (new URL(request.url).pathname.startsWith('/v1/artifacts/')) return new Response('%PDF', { headers: { 'content-type': 'application/pdf' } })
+      if (request.method === 'POST') return Response.json({ jobId: 'job_4242', status: 'pending', requestId: 'req_1' }, { status: 202 })
+      return Response.json({ jobId: 'job_4242', status: 'completed', url: fileOf('file_7777.pdf') })
+    }
+    const { send, browser } = proxyWith()
+    const job = await browser('alice').run('pdf/create', { objectId: 'obj_1' })
+    const link = (job.data as { url: string }).url
+    const token = link.split('/').at(-2)!
+    expect(decoded(job.jobId)).not.toMatch(/job_4242/)
+    expect(decoded(token)).not.toMatch(/file_7777|artifacts/)
+    const path = link.slice('/api/tools'.length)
+    expect((await send('alice', path)).status).toBe(200)
+    expect((await send('mallory', path)).status).toBe(404)
+    const changed = `${token.slice(0, 10)}${token[10] === 'A' ? 'B' : 'A'}${token.slice(11)}`
+    expect((await send('alice', path.replace(token, changed))).status).toBe(404)
+    // The earlier form: the path in base64, then an HMAC; not honoured any more.
+    const readable = `${Buffer.from(JSON.stringify(['/artifacts/file_7777.pdf', Date.now() + 60_000, 'pdf/create'])).toString('base64url')}.${'A'.repeat(43)}`
+    expect((await send('alice', path.replace(token, readable))).status).toBe(404)
+  })
+
+  it('a job handle of the earlier form (signed, readable), kept in a page’s journal, is still honoured', async () => {
+    answer = (request) => (request.method === 'POST' ? Response.json({ jobId: 'job_1', status: 'pending', requestId: 'req_1' }, { status: 202 }) : Response.json({ jobId: 'job_1', status: 'processing' }))
+    const { send } = proxyWith()
+    const earlier = `${Buffer.from('job_1').toString('base64url')}.${await createSigner(SECRET).sign(['job', 'alice', 'pdf/create', 'job_1'])}`
+    expect((await send('alice', `/pdf/create/jobs/${earlier}`)).status).toBe(200)
+    expect((await send('bob', `/pdf/create/jobs/${earlier}`)).status).toBe(404)
   })
 })
