@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { memoryStore, type ToolsProxyOptions } from '../src/server/index.js'
 import { createToolsClient, type ToolId } from '../src/tools/index.js'
 import { FILE_MAKING_TOOLS } from '../src/tools/internal.js'
+import { createSealer } from '../src/server/sealing.js'
 import { createSigner } from '../src/server/signing.js'
 import { SECRET, SERVICE, SITE, testProxy } from './support/proxy.js'
 
@@ -198,5 +199,15 @@ describe('handles and file tokens', () => {
     const earlier = `${Buffer.from('job_1').toString('base64url')}.${await createSigner(SECRET).sign(['job', 'alice', 'pdf/create', 'job_1'])}`
     expect((await send('alice', `/pdf/create/jobs/${earlier}`)).status).toBe(200)
     expect((await send('bob', `/pdf/create/jobs/${earlier}`)).status).toBe(404)
+  })
+
+  it('seal alike with Node’s crypto and with Web Crypto (workerd), and open with either', async () => {
+    const node = createSealer(createSigner(SECRET))
+    const web = createSealer(createSigner(SECRET, null), null)
+    const sealed = await node.seal(['job', 'alice', 'pdf/create'], 'job_1')
+    expect(await web.seal(['job', 'alice', 'pdf/create'], 'job_1')).toBe(sealed)
+    expect(await web.open(['job', 'alice', 'pdf/create'], sealed)).toBe('job_1')
+    expect(await web.open(['job', 'bob', 'pdf/create'], sealed)).toBeUndefined()
+    expect(await node.open(['job', 'bob', 'pdf/create'], sealed)).toBeUndefined()
   })
 })
