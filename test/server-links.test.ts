@@ -6,7 +6,9 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { memoryStore, type ToolsProxyOptions } from '../src/server/index.js'
 import { createToolsClient, type ToolId } from '../src/tools/index.js'
 import { FILE_MAKING_TOOLS } from '../src/tools/internal.js'
-import { SERVICE, SITE, testProxy } from './support/proxy.js'
+import { createSealer } from '../src/server/sealing.js'
+import { createSigner } from '../src/server/signing.js'
+import { SECRET, SERVICE, SITE, testProxy } from './support/proxy.js'
 
 type Answer = (request: Request) => Response | Promise<Response>
 let answer: Answer = () => Response.json({})
@@ -97,5 +99,115 @@ describe('file links', () => {
     const second = await read('bob')
     expect(second.url).toMatch(signed)
     expect(second.also).toBeNull()
+  })
+})
+
+describe('service addresses in any spelling', () => {
+  const victim = fileOf('file_1001.pdf')
+  const spellings = {
+    inText: `Your report is at ${victim} today`,
+    jsonInString: JSON.stringify({ url: victim }),
+    escapedSlashes: JSON.stringify({ url: victim }).replace(/\//g, '\\/'),
+    percentEncoded: victim.replace('/artifacts/', '/%61rtifacts/'),
+    twiceEncoded: victim.replace('/artifacts/', '/%2561rtifacts/'),
+    leadingSpace: ` ${victim}`,
+    backslashes: victim.replace(/\//g, '\\'),
+    userInfo: victim.replace('https://', 'https://u:p@'),
+    upperCase: victim.toUpperCase(),
+    rootRelative: '/v1/artifacts/file_1001.pdf',
+  }
+  const leaks = (text: string) => /file_1001|tools\.cabinet\.test/i.test(decodeURIComponent(text.replace(/\\/g, '/')))
+
+  it('are taken out of every value, key and nested JSON text of an answer', async () => {
+    // A root-relative link is a link of the service's, signed as any (see above): left out here.
+    const others = Object.fromEntries(Object.entries(spellings).filter(([name]) => name !== 'rootRelative'))
+    answer = () => Response.json({ ...others, keyed: { [victim]: 'x', [` ${victim}`]: 'y', kept: 'z' } })
+    const { send } = proxyWith()
+    const response = await send('mallory', '/pdf/create', { method: 'POST', body: '{"objectId":"obj_1"}', headers: { 'content-type': 'application/json' } })
+    const text = await response.text()
+    expect(leaks(text)).toBe(false)
+    const body = JSON.parse(text) as Record<string, unknown>
+    expect(body.inText).toBe('Your report is at  today')
+    expect(body.keyed).toEqual({ kept: 'z' })
+  })
+
+  it('are taken out of the X-Request-Id and Retry-After headers and of a plain-text error', async () => {
+    answer = () =>
+      new Response(`upstream failed fetching ${victim.replace('https://', 'https://u:p@')}`, {
+        status: 500,
+        headers: { 'x-request-id': `req_${victim}`, 'retry-after': victim },
+      })
+    const { send } = proxyWith()
+    const response = await send('mallory', '/valuation/express', { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } })
+    expect(response.headers.get('x-request-id')).toBeNull()
+    expect(response.headers.get('retry-after')).toBeNull()
+    expect(leaks(await response.text())).toBe(false)
+
+    answer = () => Response.json({ ok: true }, { headers: { 'x-request-id': 'req_123', 'retry-after': '5' } })
+    const fine = await send('mallory', '/valuation/express', { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } })
+    expect([fine.headers.get('x-request-id'), fine.headers.get('retry-after')]).toEqual(['req_123', '5'])
+  })
+
+  it('in a request, in any spelling, make the job’s echo unsignable', async () => {
+    for (const spelling of Object.values(spellings)) {
+      let echoed: unknown
+      answer = async (request) => {
+        if (request.method === 'POST') {
+          echoed = ((await request.json()) as { language: unknown }).language
+          return Response.json({ jobId: 'job_9', status: 'pending', requestId: 'req_1' }, { status: 202 })
+        }
+        // The service reads the spelling as its own file's address and answers with it, canonical.
+        return Response.json({ jobId: 'job_9', status: 'completed', echo: echoed === undefined ? null : victim })
+      }
+      const { send } = proxyWith()
+      const created = await send('mallory', '/pdf/create', { method: 'POST', body: JSON.stringify({ objectId: 'obj_1', language: spelling }), headers: { 'content-type': 'application/json' } })
+      const { jobId } = (await created.json()) as { jobId: string }
+      const read = (await (await send('mallory', `/pdf/create/jobs/${encodeURIComponent(jobId)}`)).json()) as { echo: unknown }
+      expect([spelling, read.echo]).toEqual([spelling, null])
+    }
+  })
+})
+
+describe('handles and file tokens', () => {
+  const decoded = (token: string) => token.split(/[./]/).map((part) => Buffer.from(part, 'base64url').toString('latin1')).join(' ')
+
+  it('show none of the service’s ids, and another user, a changed byte or the earlier readable form of a file token opens nothing', async () => {
+    answer = (request) => {
+      if (new URL(request.url).pathname.startsWith('/v1/artifacts/')) return new Response('%PDF', { headers: { 'content-type': 'application/pdf' } })
+      if (request.method === 'POST') return Response.json({ jobId: 'job_4242', status: 'pending', requestId: 'req_1' }, { status: 202 })
+      return Response.json({ jobId: 'job_4242', status: 'completed', url: fileOf('file_7777.pdf') })
+    }
+    const { send, browser } = proxyWith()
+    const job = await browser('alice').run('pdf/create', { objectId: 'obj_1' })
+    const link = (job.data as { url: string }).url
+    const token = link.split('/').at(-2)!
+    expect(decoded(job.jobId)).not.toMatch(/job_4242/)
+    expect(decoded(token)).not.toMatch(/file_7777|artifacts/)
+    const path = link.slice('/api/tools'.length)
+    expect((await send('alice', path)).status).toBe(200)
+    expect((await send('mallory', path)).status).toBe(404)
+    const changed = `${token.slice(0, 10)}${token[10] === 'A' ? 'B' : 'A'}${token.slice(11)}`
+    expect((await send('alice', path.replace(token, changed))).status).toBe(404)
+    // The earlier form: the path in base64, then an HMAC; not honoured any more.
+    const readable = `${Buffer.from(JSON.stringify(['/artifacts/file_7777.pdf', Date.now() + 60_000, 'pdf/create'])).toString('base64url')}.${'A'.repeat(43)}`
+    expect((await send('alice', path.replace(token, readable))).status).toBe(404)
+  })
+
+  it('a job handle of the earlier form (signed, readable), kept in a page’s journal, is still honoured', async () => {
+    answer = (request) => (request.method === 'POST' ? Response.json({ jobId: 'job_1', status: 'pending', requestId: 'req_1' }, { status: 202 }) : Response.json({ jobId: 'job_1', status: 'processing' }))
+    const { send } = proxyWith()
+    const earlier = `${Buffer.from('job_1').toString('base64url')}.${await createSigner(SECRET).sign(['job', 'alice', 'pdf/create', 'job_1'])}`
+    expect((await send('alice', `/pdf/create/jobs/${earlier}`)).status).toBe(200)
+    expect((await send('bob', `/pdf/create/jobs/${earlier}`)).status).toBe(404)
+  })
+
+  it('seal alike with Node’s crypto and with Web Crypto (workerd), and open with either', async () => {
+    const node = createSealer(createSigner(SECRET))
+    const web = createSealer(createSigner(SECRET, null), null)
+    const sealed = await node.seal(['job', 'alice', 'pdf/create'], 'job_1')
+    expect(await web.seal(['job', 'alice', 'pdf/create'], 'job_1')).toBe(sealed)
+    expect(await web.open(['job', 'alice', 'pdf/create'], sealed)).toBe('job_1')
+    expect(await web.open(['job', 'bob', 'pdf/create'], sealed)).toBeUndefined()
+    expect(await node.open(['job', 'bob', 'pdf/create'], sealed)).toBeUndefined()
   })
 })

@@ -52,9 +52,12 @@ describe('reserve', () => {
     expect(await reserve(store, limits, 'alice', rent, undefined, NOW)).not.toBeNull()
   })
 
-  it('counts a job creation sent again with its key once, and counts nothing without limits', async () => {
+  it('counts a job creation sent again with its key until its answer shows a replay (the caller gives it back), and counts nothing without limits', async () => {
     const store = memoryStore()
-    for (let i = 0; i < 5; i++) expect(await reserve(store, limits, 'alice', report, 'key-1', NOW)).not.toBeNull()
+    expect(await reserve(store, limits, 'alice', report, 'key-1', NOW)).not.toBeNull()
+    const again = await reserve(store, limits, 'alice', report, 'key-1', NOW)
+    expect(await reserve(store, limits, 'alice', report, 'key-1', NOW)).toBeNull()
+    await again!()
     expect(await counted(store)).toBe(1)
     for (let i = 0; i < 5; i++) expect(await reserve(store, undefined, 'alice', rent, undefined, NOW)).not.toBeNull()
     expect(await counted(store)).toBe(1)

@@ -1,4 +1,5 @@
 import { PROXY_ERROR_CODES, type ProxyErrorCode } from '../tools/index.js'
+import type { Scrubber } from './scrub.js'
 
 /** Headers on every answer of the proxy: per-user content, never cached by a shared cache, never sniffed. */
 export const SAFE_HEADERS = { 'Cache-Control': 'private, no-store', 'X-Content-Type-Options': 'nosniff' } as const
@@ -24,12 +25,19 @@ const codes = new WeakMap<Response, (typeof PROXY_ERROR_CODES)[ProxyErrorCode]>(
 /** The proxy's own error code, when `answer` is one of its error answers. */
 export const proxyCodeOf = (answer: Response) => codes.get(answer)
 
-/** The service's headers that mean something to the browser's client; nothing else crosses. */
-export function relayedHeaders(from: Headers): Record<string, string> {
+/** The service's headers that mean something to the browser's client, each in the form it takes: a request id, seconds or a date, a yes or no. */
+const RELAYED: Record<string, RegExp> = {
+  'x-request-id': /^[\w.:-]{1,200}$/,
+  'retry-after': /^(\d{1,10}|[A-Za-z]{3}, \d{2} [A-Za-z]{3} \d{4} \d{2}:\d{2}:\d{2} GMT)$/,
+  'idempotent-replayed': /^(true|false)$/i,
+}
+
+/** The service's headers that mean something to the browser's client, in their own form and naming no service address; nothing else crosses. */
+export function relayedHeaders(from: Headers, scrub?: Scrubber): Record<string, string> {
   const headers: Record<string, string> = { ...SAFE_HEADERS }
-  for (const name of ['x-request-id', 'retry-after', 'idempotent-replayed']) {
+  for (const [name, form] of Object.entries(RELAYED)) {
     const value = from.get(name)
-    if (value !== null) headers[name] = value
+    if (value !== null && form.test(value) && !scrub?.names(value)) headers[name] = value
   }
   return headers
 }
@@ -48,13 +56,13 @@ function mediaTypeOf(contentType: string | null): string | undefined {
 }
 
 /** A file from the service, passed through as it streams, with the headers a download needs and no others. */
-export function downloadAnswer(upstream: Response, path: string): Response {
+export function downloadAnswer(upstream: Response, path: string, scrub: Scrubber): Response {
   // No type at all is ambiguous too: a browser would sniff one.
   const type = upstream.headers.get('content-type') ?? ''
   const media = mediaTypeOf(type)
   const passive = media !== undefined && PASSIVE.test(media)
   const headers: Record<string, string> = {
-    ...relayedHeaders(upstream.headers),
+    ...relayedHeaders(upstream.headers, scrub),
     'Content-Type': passive ? type : (media ?? 'application/octet-stream'),
     'Content-Disposition': `${passive ? 'inline' : 'attachment'}; filename="${fileNameOf(path)}"`,
     'Cross-Origin-Resource-Policy': 'same-origin',

@@ -1,5 +1,5 @@
 import type { Tool } from '../tools/index.js'
-import { errorAnswer } from './answers.js'
+import { errorAnswer, SAFE_HEADERS } from './answers.js'
 import { bodyOf, byteLimit, fixedLength, refuse, smallBody, tooLarge } from './bodies.js'
 import type { ProxyContext } from './context.js'
 import { formFieldReader } from './formFields.js'
@@ -7,7 +7,7 @@ import { endedIn, type JobKey } from './jobStatus.js'
 import { keys } from './keys.js'
 import { newJobNews, pageOf } from './eventsRoute.js'
 import { AnswerTooLarge, artifactPaths, stringsIn } from './links.js'
-import { billable, outcomeOfFailure, reserveWith, type CallOutcome } from './money.js'
+import { billable, firstJobOf, markOf, outcomeOfFailure, reserveWith, type CallOutcome } from './money.js'
 import { overRate, rateCount, rateLimited, type Caller } from './guards.js'
 import { MEMORY_TTL, replyResponse, rewriteFor } from './rewrite.js'
 import type { Answer } from './service.js'
@@ -33,16 +33,23 @@ export async function callRoute(context: ProxyContext, request: Request, user: C
   const opaque = !parsed && !form && request.body !== null
 
   const clientKey = request.headers.get('idempotency-key')
-  const idempotencyKey = clientKey ? await context.handles.idempotencyKey(user.user, clientKey) : undefined
+  const idempotencyKey = clientKey ? await context.handles.idempotencyKey(user.user, tool.id, clientKey) : undefined
   const now = Date.now()
   // Its rate and its place under the cap, in one trip to the store.
-  const { giveBack, answers } = await reserveWith(context.store, context.limits, user.storeId, tool, idempotencyKey, now, [rate.operation])
+  const { giveBack, answers, marked, repeat, repeatOf } = await reserveWith(context.store, context.limits, user.storeId, tool, idempotencyKey, now, [rate.operation])
   const wait = rate.wait(answers[0] as number)
   if (wait !== undefined) {
     await giveBack?.()
     return refuse(request, rateLimited(wait), timeoutMs)
   }
-  if (!giveBack) return refuse(request, userLimitAnswer(context.limits!, now), timeoutMs)
+  if (!giveBack) {
+    // Over the cap, a repeat is answered with the job its first call made, as the store keeps it: the service is not asked.
+    const replay = repeat ? await replayOf(context, user, tool, repeat, repeatOf) : undefined
+    return refuse(request, replay ?? userLimitAnswer(context.limits!, now), timeoutMs)
+  }
+  /** The call repeats a counted one and the service answered with that call's job: a replay, not billed. */
+  let replayed = false
+  let jobMarked = false
 
   const timer = upstreamTimer(timeoutMs, request.signal)
   let exceeded = false
@@ -83,10 +90,15 @@ export async function callRoute(context: ProxyContext, request: Request, user: C
     outcome = { status: upstream.status }
     // What the user wrote into the request is never signed as a file of theirs; a body the
     // proxy could not read may hold anything, so then no link of the answer is signed.
-    const written = parsed ? artifactPaths(parsed.strings, service.base) : form ? formPaths(form.fields(), service.base) : opaque ? 'unknown' : new Set<string>()
+    const written = parsed ? artifactPaths(parsed.strings, service.base, service.scrub) : form ? formPaths(form.fields(), service) : opaque ? 'unknown' : new Set<string>()
     const answer = await service.answerOf(upstream)
     const reply = await rewriteFor(context, answer, { user, tool, written, created: true })
-    if (reply.createdJobId) await recordCreation(context, user, tool, reply.createdJobId, answer, written, pageOf(request))
+    const jobId = reply.createdJobId
+    if (jobId) {
+      await recordCreation(context, user, tool, jobId, answer, written, pageOf(request), marked ? [markOf(context.limits!, marked, jobId)] : [])
+      jobMarked = true
+      replayed = repeat !== undefined && jobId === (repeatOf ?? (await firstJobOf(context.store, repeat, timeoutMs)))
+    }
     return replyResponse(reply)
   } catch (error) {
     if (error instanceof AnswerTooLarge || error instanceof StoreUnavailable) throw error
@@ -100,7 +112,9 @@ export async function callRoute(context: ProxyContext, request: Request, user: C
   } finally {
     timer.stop()
     context.telemetry.note(request, { billed: billable(outcome) })
-    if (!billable(outcome)) await giveBack()
+    if (!billable(outcome) || replayed) await giveBack()
+    // A mark its call could not fill would keep every repeat waiting for it.
+    else if (marked && !jobMarked) await context.store.release(marked)
   }
 }
 
@@ -127,28 +141,47 @@ async function jsonBody(context: ProxyContext, request: Request, tool: Tool): Pr
 }
 
 /** The service's URLs in a multipart body's text fields; every URL counts as written when they could not be read. */
-function formPaths(fields: string[] | undefined, service: string): Set<string> | 'unknown' {
+function formPaths(fields: string[] | undefined, service: ProxyContext['service']): Set<string> | 'unknown' {
   if (!fields) return 'unknown'
   const strings = fields.flatMap((field) => {
     try {
-      return [field, ...stringsIn(JSON.parse(field))]
+      return stringsIn(JSON.parse(field))
     } catch {
       return [field]
     }
   })
-  return artifactPaths(strings, service)
+  return artifactPaths(strings, service.base, service.scrub)
 }
 
 /** A new job, recorded for what follows: what its request carried, its first status (which remembers its tool for webhooks), and told to the user's open streams. */
-async function recordCreation(context: ProxyContext, user: Caller, tool: Tool, jobId: string, answer: Answer, written: Set<string> | 'unknown', page: string | undefined) {
+async function recordCreation(
+  context: ProxyContext,
+  user: Caller,
+  tool: Tool,
+  jobId: string,
+  answer: Answer,
+  written: Set<string> | 'unknown',
+  page: string | undefined,
+  mark: StoreOperation[],
+) {
   const { jobStatus } = context
-  // All in one trip to the store with the status's write: what the request carried, and the news for the user's streams.
-  const also: StoreOperation[] = newJobNews(context.store, user, tool.id, jobId, page)
-  if (written === 'unknown' || written.size > 0) {
+  // All in one trip to the store with the status's write: what the request carried, its key's mark, and the news for the user's streams.
+  const also: StoreOperation[] = [...mark, ...newJobNews(context.store, user, tool.id, jobId, page)]
+  // A file tool's job always: its record missing later reads as "anything may have been sent" (rewrite's writtenOf).
+  if (context.fileTools.has(tool.id) || written === 'unknown' || written.size > 0) {
     also.unshift({ op: 'set', key: keys.written(jobId), value: JSON.stringify(written === 'unknown' ? written : [...written]), ttlMs: MEMORY_TTL })
   }
   // The creation starts the job's clock: a watcher paces its reads (or waits for webhooks) from it.
   // Kept as a read would answer it (200): with webhooks, reads are served from it until the first one.
   const key: JobKey = { toolPath: tool.path, jobId }
   await jobStatus.put(key, { ...answer, status: 200, readAt: 0, since: Date.now(), terminal: endedIn(answer.body) }, 'new', also)
+}
+
+/** A repeat over the cap: the first call's job, as a creation's answer (202, replayed), when the store still keeps it. */
+async function replayOf(context: ProxyContext, user: Caller, tool: Tool, mark: string, known: string | undefined): Promise<Response | undefined> {
+  const jobId = known ?? (await firstJobOf(context.store, mark, context.timeoutMs))
+  const snapshot = jobId ? await context.jobStatus.current({ toolPath: tool.path, jobId }) : undefined
+  if (!jobId || !snapshot) return undefined
+  const answer = { status: 202, headers: { ...SAFE_HEADERS, 'idempotent-replayed': 'true' }, body: snapshot.body }
+  return replyResponse(await rewriteFor(context, answer, { user, tool, jobId, written: 'unknown' }))
 }

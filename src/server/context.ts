@@ -94,6 +94,8 @@ export function createContext(
   const service = createService(options, base, { maxAnswerBytes, timeoutMs }, telemetry)
   const jobStatus = createJobStatus(store, service.readJob, {
     freshMs: 1000,
+    // The service's answer, then the store's write of it.
+    readMs: timeoutMs + 2 * STORE_LIMIT,
     keepMs: STATUS_TTL,
     leaseMs: 10_000,
     webhookQuietMs: options.webhooks ? WEBHOOK_QUIET : undefined,

@@ -19,7 +19,7 @@ export async function downloadRoute(context: ProxyContext, request: Request, use
     // Headers are in: the file itself may take as long as it takes to stream.
     timer.stop()
     const upstream = await followDownload(first, service.base + opened.path, context.downloadOrigins, service.fetch, request.signal)
-    if (upstream.ok) return downloadAnswer(upstream, opened.path)
+    if (upstream.ok) return downloadAnswer(upstream, opened.path, service.scrub)
     return replyResponse(await rewriteFor(context, await service.answerOf(upstream), { user, written: new Set() }))
   } catch (error) {
     return service.failed('GET /artifacts', failureOf(error, timer), request)

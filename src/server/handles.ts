@@ -1,14 +1,16 @@
-import { decodeText, encodeText, type Signer } from './signing.js'
+import { createSealer } from './sealing.js'
+import { decodeText, type Signer } from './signing.js'
 
 /** Job handles this instance signed or checked lately, at most: a page's reads of its jobs need not check them again. */
 const HANDLES_KEPT = 10_000
 
 /**
  * What the browser holds instead of the service's own ids: job handles and artifact tokens
- * signed for one user, and Idempotency-Keys derived per user. Stateless: any instance sharing
- * the secret reads them.
+ * sealed for one user (encrypted: they show no id), and Idempotency-Keys derived per user and
+ * tool. Stateless: any instance sharing the secret reads them.
  */
 export function createHandles(signer: Signer) {
+  const sealer = createSealer(signer)
   /** The job id behind each handle known good, by user, tool and handle. */
   const known = new Map<string, string>()
   const knownKey = (user: string, tool: string, handle: string) => JSON.stringify([user, tool, handle])
@@ -19,7 +21,7 @@ export function createHandles(signer: Signer) {
   return {
     /** A job handle: the job id, signed for this user and tool. */
     async job(user: string, tool: string, jobId: string): Promise<string> {
-      const handle = `${encodeText(jobId)}.${await signer.sign(['job', user, tool, jobId])}`
+      const handle = await sealer.seal(['job', user, tool], jobId)
       remember(knownKey(user, tool, handle), jobId)
       return handle
     },
@@ -29,6 +31,12 @@ export function createHandles(signer: Signer) {
       const key = knownKey(user, tool, handle)
       const seen = known.get(key)
       if (seen !== undefined) return seen
+      if (!handle.includes('.')) {
+        const jobId = await sealer.open(['job', user, tool], handle)
+        if (jobId) remember(key, jobId)
+        return jobId || undefined
+      }
+      // A handle of the earlier form (the id in base64, then its signature), still in pages' journals: still honoured.
       const [id, signature, extra] = handle.split('.')
       const jobId = id === undefined ? undefined : decodeText(id)
       if (!jobId || !signature || extra !== undefined) return undefined
@@ -39,15 +47,14 @@ export function createHandles(signer: Signer) {
 
     /** An artifact token: the file's path under the service's base, from this tool's answer, for this user, until `expiresAt` (ms). */
     async artifact(user: string, tool: string, path: string, expiresAt: number): Promise<string> {
-      const payload = JSON.stringify([path, expiresAt, tool])
-      return `${encodeText(payload)}.${await signer.sign(['artifact', user, tool, path, String(expiresAt)])}`
+      return sealer.seal(['artifact', user], JSON.stringify([path, expiresAt, tool]))
     },
 
     /** The file's path and tool behind a token, when it was made for this user and has not expired. */
     async openArtifact(user: string, token: string, now: number): Promise<{ path: string; tool: string } | undefined> {
-      const [encoded, signature, extra] = token.split('.')
-      const payload = encoded === undefined ? undefined : decodeText(encoded)
-      if (!payload || !signature || extra !== undefined) return undefined
+      // A token of the earlier form (a signed but readable path) is refused: it lived `artifactTtlMs`, and a read of the job signs its file again.
+      const payload = await sealer.open(['artifact', user], token)
+      if (!payload) return undefined
       let path: unknown, expiresAt: unknown, tool: unknown
       try {
         ;[path, expiresAt, tool] = JSON.parse(payload) as unknown[]
@@ -55,12 +62,15 @@ export function createHandles(signer: Signer) {
         return undefined
       }
       if (typeof path !== 'string' || typeof tool !== 'string' || typeof expiresAt !== 'number' || expiresAt <= now) return undefined
-      return (await signer.verify(['artifact', user, tool, path, String(expiresAt)], signature)) ? { path, tool } : undefined
+      return { path, tool }
     },
 
-    /** The Idempotency-Key sent on: the same user's same key gives the same one, two users' never. */
-    idempotencyKey(user: string, key: string): Promise<string> {
-      return signer.sign(['idempotency', user, key])
+    /**
+     * The Idempotency-Key sent on: the same user's same key on the same tool gives the same one; two
+     * users', or two tools', never (however the service scopes its keys, one key is one call).
+     */
+    idempotencyKey(user: string, tool: string, key: string): Promise<string> {
+      return signer.sign(['idempotency', user, tool, key])
     },
   }
 }

@@ -20,6 +20,8 @@ export interface JobSnapshot {
 export interface JobStatusOptions {
   /** How long a snapshot of a running job is served without reading again, when nobody watches the job. */
   freshMs: number
+  /** How long one read of the service may take, its write included: a read's claim lasts that long (it goes with the answer). */
+  readMs: number
   /** How long a finished job's snapshot is kept. */
   keepMs: number
   /** How long a watcher's lease lasts unless renewed; another instance takes over after it. */

@@ -1,4 +1,5 @@
 import { createJobChannel } from './jobChannel.js'
+import { winnersNews } from './jobClaim.js'
 import { jobName, servedUntil, succeeded as ok, type JobKey, type JobSnapshot, type JobStatusOptions } from './jobSnapshot.js'
 import { watchLoop } from './jobWatch.js'
 import { jobWriter } from './jobWrite.js'
@@ -104,8 +105,8 @@ export function createJobStatus(store: ProxyStore, readService: (key: JobKey) =>
     // Another's read, shared: its `withWrite` answers are not this caller's.
     if (reading) return reading.then(({ snapshot }) => ({ snapshot }))
     const mine = (async (): Promise<Read> => {
-      if (!(claimed ?? (await store.claim(claim, options.freshMs)))) {
-        const heard = await channel.newerWithin(key, previous, options.freshMs)
+      if (!(claimed ?? (await store.claim(claim, options.readMs)))) {
+        const heard = await winnersNews({ store, channel, options }, key, previous, claim)
         if (heard) return { snapshot: heard }
       }
       let released = false
@@ -155,7 +156,7 @@ export function createJobStatus(store: ProxyStore, readService: (key: JobKey) =>
       const get = (key: string): StoreOperation => ({ op: 'get', key })
       const operations = [get(statusKey(key)), get(keys.lease(id)), ...(alsoKey === undefined ? [] : [get(alsoKey)])]
       const claiming = !((currentUntil.get(id) ?? 0) > Date.now())
-      if (claiming) operations.push({ op: 'claim', key: claim, ttlMs: options.freshMs })
+      if (claiming) operations.push({ op: 'claim', key: claim, ttlMs: options.readMs })
       const results = await together(store, operations)
       const [text, lease, also] = [results[0], results[1], alsoKey === undefined ? undefined : results[2]] as [string?, string?, string?]
       const claimed = claiming ? results.at(-1) === true : undefined

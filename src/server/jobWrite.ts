@@ -47,17 +47,20 @@ export function jobWriter(store: ProxyStore, keepMs: number) {
       await together(store, [{ op: 'set', key: statusKey, value: ended, ttlMs: keepMs }, ...(ended === text ? publish : [])])
       return { next: ended === text ? next : (JSON.parse(ended) as JobSnapshot), answers }
     }
-    // An end written before ours would be overwritten: the publish waits on its absence, and it is put back.
-    const [, ended, ...rest] = await together(store, [
-      { op: 'set', key: statusKey, value: text, ttlMs: keepMs },
+    // Written only where no end is: one atomic step on a store with `batch`, so a reader never sees
+    // the job step back, even for a moment.
+    const [ended, , ...rest] = await together(store, [
       { op: 'get', key: endedKey },
-      ...publish.map((operation) => ({ ...operation, unless: 1 })),
+      ...[{ op: 'set', key: statusKey, value: text, ttlMs: keepMs } as const, ...publish].map((operation) => ({ ...operation, unless: 0 })),
       ...also,
     ])
     const answers = rest.slice(publish.length)
-    if (!ended) return { next, answers }
-    await store.set(statusKey, ended, keepMs)
-    return { next: JSON.parse(ended) as JobSnapshot, answers }
+    if (ended) return { next: JSON.parse(ended) as JobSnapshot, answers }
+    // One operation at a time (no `batch`): an end may have landed between the two; it is put back.
+    const late = store.batch ? undefined : await store.get(endedKey)
+    if (late === undefined) return { next, answers }
+    await store.set(statusKey, late, keepMs)
+    return { next: JSON.parse(late) as JobSnapshot, answers }
   }
   return { write, writeNew }
 }

@@ -1,7 +1,7 @@
 import { inOrder, runOperation, type ProxyStore, type StoreListener } from './store.js'
 
 export interface MemoryStoreOptions {
-  /** Entries kept at most; past it, the oldest written goes first. Default 100,000 (some tens of MB). */
+  /** Entries kept at most; past it, the oldest written goes first (held ones, `hold`'s, after all others). Default 100,000 (some tens of MB). */
   maxEntries?: number
 }
 
@@ -12,18 +12,22 @@ export interface MemoryStoreOptions {
  */
 export function memoryStore({ maxEntries = 100_000 }: MemoryStoreOptions = {}): ProxyStore {
   if (!(maxEntries >= 1)) throw new TypeError('memoryStore: `maxEntries` must be 1 or more.')
-  type Entry = { value: number; text?: string; items?: string[]; expiresAt: number }
+  /** `held`: written by `hold` (who a file was first issued to, a job's first end), dropped only after the rest. */
+  type Entry = { value: number; text?: string; items?: string[]; expiresAt: number; held?: boolean }
   const entries = new Map<string, Entry>()
-  /** Writes an entry as the newest; past the limit, drops what expired, then the oldest. */
+  /** Writes an entry as the newest; past the limit, drops what expired, then the oldest: held entries last. */
   const put = (key: string, entry: Entry) => {
     entries.delete(key)
     entries.set(key, entry)
     if (entries.size <= maxEntries) return
     dropExpired()
     // A tenth at a time, so a store full of live entries is not swept on every write.
-    for (const [oldest] of entries) {
-      if (entries.size <= maxEntries - Math.ceil(maxEntries / 10)) break
-      entries.delete(oldest)
+    const target = maxEntries - Math.ceil(maxEntries / 10)
+    for (const heldToo of [false, true]) {
+      for (const [oldest, { held }] of entries) {
+        if (entries.size <= target) return
+        if (heldToo || !held) entries.delete(oldest)
+      }
     }
   }
   const live = (key: string) => {
@@ -74,8 +78,9 @@ export function memoryStore({ maxEntries = 100_000 }: MemoryStoreOptions = {}): 
     hold(key: string, text: string, ttlMs: number) {
       sweep()
       const held = live(key)?.text
-      if (held !== undefined) return held
-      put(key, { value: 0, text, expiresAt: Date.now() + ttlMs })
+      if (held !== undefined && held !== text) return held
+      // Held already by the same value: renewed (a file's owner keeps it as long as they use it).
+      put(key, { value: 0, text, expiresAt: Date.now() + ttlMs, held: true })
       return text
     },
     lease(key: string, owner: string, ttlMs: number) {

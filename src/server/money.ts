@@ -36,10 +36,41 @@ export function capWindow({ windowMs }: ProxyLimits, now: number): { index: numb
   return { index, endsAt: (index + 1) * windowMs }
 }
 
+/** What a reservation under the cap gives: how to give the call back (null: over the cap), and what a repeat of a counted creation knows. */
+export interface Reservation {
+  giveBack: (() => Promise<void>) | null
+  /** The other operations' answers, as `before` listed them. */
+  answers: unknown[]
+  /** This call holds its key's mark: its job's id goes there (`markOf`), for a repeat to be told from a new job. */
+  marked?: string
+  /** A repeat of a creation counted before: its key's mark in the store. */
+  repeat?: string
+  /** The job id that mark held (undefined while its first call waits for its answer). */
+  repeatOf?: string
+}
+
+/** The mark's text before its first call's job id is known. */
+const PENDING = '-'
+
+/**
+ * The job a repeat's first call made, as its mark holds it: waited for (a store read every 50 ms,
+ * up to `waitMs`) while that call's answer is on its way; undefined when none comes.
+ */
+export async function firstJobOf(store: ProxyStore, mark: string, waitMs: number): Promise<string | undefined> {
+  for (let waited = 0; ; waited += 50) {
+    const held = await store.get(mark)
+    if (held !== PENDING) return held
+    if (waited >= waitMs) return undefined
+    await new Promise((resolve) => setTimeout(resolve, 50))
+  }
+}
+
 /**
  * Counts a billable call against the user's cap (`limits`; `user` is their store id) in the window
- * of `now`; resolves with how to give it back, or null when over the cap. A job creation sent
- * again with its Idempotency-Key is replayed by the service, not billed: it counts once.
+ * of `now`; resolves with how to give it back, or null when over the cap. Every call is counted,
+ * a repeat of a job creation's Idempotency-Key too: the service may keep keys per path or forget
+ * them, so only an answer naming the job its first call made (`repeatOf`) shows a replay, which
+ * the caller then gives back.
  */
 export async function reserve(
   store: ProxyStore,
@@ -52,6 +83,9 @@ export async function reserve(
   return (await reserveWith(store, limits, user, tool, idempotencyKey, now, [])).giveBack
 }
 
+/** The store's write of a first call's job id on its key's mark, for its repeats (with the creation's other writes). */
+export const markOf = (limits: ProxyLimits, mark: string, jobId: string): StoreOperation => ({ op: 'set', key: mark, value: jobId, ttlMs: limits.windowMs })
+
 /** `reserve`, with `before` (the request's other store work) in the same trip to the store: what they answered too. */
 export async function reserveWith(
   store: ProxyStore,
@@ -61,24 +95,28 @@ export async function reserveWith(
   idempotencyKey: string | undefined,
   now: number,
   before: readonly StoreOperation[],
-): Promise<{ giveBack: (() => Promise<void>) | null; answers: unknown[] }> {
+): Promise<Reservation> {
   const nothing = async () => {}
   if (!limits) return { giveBack: nothing, answers: [...(await together(store, before))] }
+  // The key sent on names the user and the tool (see handles), so its mark does too.
   const mark = tool.mode === 'deferred' && idempotencyKey ? keys.counted(idempotencyKey) : undefined
   const { index, endsAt } = capWindow(limits, now)
   const count = (delta: number) => ({ op: 'increment', key: keys.calls(user, index), delta, ttlMs: endsAt - now }) as const
-  // The window the call was counted in gets it back, even once the next one has begun.
-  const giveBack = async () => {
-    await together(store, mark ? [count(-1), { op: 'release', key: mark }] : [count(-1)])
-  }
-  // Counted only when its key is claimed now.
   const at = before.length
-  const answers = await together(store, [...before, ...(mark ? [{ op: 'claim', key: mark, ttlMs: limits.windowMs } as const, { ...count(1), if: at }] : [count(1)])])
-  const [claimed, counted] = mark ? answers.slice(at) : [true, answers[at]]
-  if (!claimed) return { giveBack: nothing, answers: answers.slice(0, at) }
-  if ((counted as number) > limits.calls) {
-    await giveBack()
-    return { giveBack: null, answers: answers.slice(0, at) }
+  const marking: StoreOperation[] = mark ? [{ op: 'get', key: mark }, { op: 'hold', key: mark, value: PENDING, ttlMs: limits.windowMs }] : []
+  const answers = await together(store, [...before, ...marking, count(1)])
+  const held = mark ? (answers[at] as string | undefined) : undefined
+  const claimed = mark !== undefined && held === undefined
+  const repeatOf = held !== undefined && held !== PENDING ? held : undefined
+  // The window the call was counted in gets it back, even once the next one has begun; a mark only by the call that made it.
+  const giveBack = async () => {
+    await together(store, claimed ? [count(-1), { op: 'release', key: mark }] : [count(-1)])
   }
-  return { giveBack, answers: answers.slice(0, at) }
+  const rest = answers.slice(0, at)
+  const repeat = claimed ? undefined : mark
+  if ((answers.at(-1) as number) > limits.calls) {
+    await giveBack()
+    return { giveBack: null, answers: rest, repeat, repeatOf }
+  }
+  return { giveBack, answers: rest, marked: claimed ? mark : undefined, repeat, repeatOf }
 }

@@ -30,7 +30,7 @@ end
 ops.set = function(key, value, ttl) redis.call('SET', key, value, 'PX', ttl) return false, false end
 ops.hold = function(key, value, ttl)
   local held = redis.call('GET', key)
-  if held then return held, true end
+  if held and held ~= value then return held, true end
   redis.call('SET', key, value, 'PX', ttl)
   return value, true
 end

@@ -61,7 +61,8 @@ export async function rewriteFor(context: ProxyContext, upstream: Answer, view: 
   try {
     body = JSON.parse(upstream.body)
   } catch {
-    return { status, headers, body: upstream.body, json: false }
+    // Plain text (an error's, say) may name the service too: what names it goes.
+    return { status, headers, body: service.scrub.text(upstream.body) ?? '', json: false }
   }
   const { user, tool } = view
   const ok = status >= 200 && status < 300
@@ -70,7 +71,7 @@ export async function rewriteFor(context: ProxyContext, upstream: Answer, view: 
   const jobId = view.jobId ?? createdJobId
   // A poll's handle is the one the browser sent: no need to sign it again.
   const handle = view.handle ?? (jobId && tool ? await handles.job(user.user, tool.id, jobId) : undefined)
-  const json = await rewriteAnswer(body, { jobId, handle, pathOf: pathOf(context), sign: (paths) => signLinks(context, view, paths) }, MAX_LINKS)
+  const json = await rewriteAnswer(body, { jobId, handle, pathOf: pathOf(context), sign: (paths) => signLinks(context, view, paths), scrub: service.scrub }, MAX_LINKS)
   // A job's answer names the stream its updates come on: the page listens there instead of polling.
   const live: Record<string, string> = handle ? { 'X-Tools-Events': `${context.basePath}/events` } : {}
   return { status, headers: { ...headers, ...live }, body: json, json: true, createdJobId }
@@ -83,8 +84,7 @@ const pathOf =
     defaultInterpretation.artifacts(value, `${service.base}/artifacts/`)[0]?.slice(service.base.length)
 
 /** Whether an answer's links may be signed for its user: only the files a tool makes are the caller's (text read back, an upload's or an echo, is not). */
-const signable = (context: ProxyContext, tool: Tool | undefined, written: AnswerView['written']): written is Set<string> =>
-  tool !== undefined && context.fileTools.has(tool.id) && written !== 'unknown'
+const signable = (context: ProxyContext, tool: Tool | undefined): tool is Tool => tool !== undefined && context.fileTools.has(tool.id)
 
 /** Links expire on the minute, so a poll of a job whose files did not change reuses their signatures: its key among links signed lately. */
 function linkSigning(context: ProxyContext, user: Caller, tool: Tool) {
@@ -113,9 +113,10 @@ export function linkHolds(context: ProxyContext, user: Caller, tool: Tool, jobId
       } catch {
         return [] // not JSON: nothing held here; the answer's rewrite meets it as before
       }
-      if (!signable(context, tool, written)) return []
+      // Not known what the request carried: nothing is held anew (signLinks signs only files held for this user already).
+      if (!signable(context, tool) || written === 'unknown') return []
       const { linkKey } = linkSigning(context, user, tool)
-      paths = linkedPaths(body, { jobId, handle, pathOf: pathOf(context) }, MAX_LINKS).filter((path) => !written.has(path) && !context.signedLinks.has(linkKey(path)))
+      paths = linkedPaths(body, { jobId, handle, pathOf: pathOf(context), scrub: context.service.scrub }, MAX_LINKS).filter((path) => !written.has(path) && !context.signedLinks.has(linkKey(path)))
       return paths.map((path) => holdFor(path, user))
     },
     held: (answers: unknown[] | undefined): Map<string, string> => new Map(answers ? paths.map((path, index) => [path, answers[index] as string]) : []),
@@ -125,17 +126,21 @@ export function linkHolds(context: ProxyContext, user: Caller, tool: Tool, jobId
 /** Signed proxy links for the files of an answer that may be this user's. */
 async function signLinks(context: ProxyContext, { user, tool, written, held }: AnswerView, paths: string[]): Promise<Map<string, string>> {
   const signed = new Map<string, string>()
-  if (!tool || !signable(context, tool, written)) return signed
+  if (!signable(context, tool)) return signed
   const { signedLinks } = context
   const { expiresAt, linkKey } = linkSigning(context, user, tool)
-  const unwritten = paths.filter((path) => !written.has(path))
-  // The second wall: a file goes to the first user it was issued to, and no other. A link signed
-  // lately was held for this user then (a file's first user stays), so was one held with the write: the rest, in one trip.
+  // Unknown (an unread body, or the store lost the job's record): any path may be the user's own
+  // input, so only a file held for this user already is signed, and none is held anew.
+  const unknown = written === 'unknown'
+  const unwritten = unknown ? paths : paths.filter((path) => !written.has(path))
+  // The second wall: a file goes to the first user it was issued to, and no other; each use renews
+  // the hold. A link signed lately was held for this user then (a file's first user stays), so was
+  // one held with the write: the rest, in one trip.
   const unheld = unwritten.filter((path) => !signedLinks.has(linkKey(path)) && !held?.has(path))
-  const holders = await together(
-    context.store,
-    unheld.map((path) => holdFor(path, user)),
-  )
+  // Unknown: a hold renewed only where one is found (on another's, a hold changes nothing).
+  const operations = unknown ? unheld.flatMap((path, index): StoreOperation[] => [{ op: 'get', key: keys.owner(path) }, { ...holdFor(path, user), if: 2 * index }]) : unheld.map((path) => holdFor(path, user))
+  const answers = await together(context.store, operations)
+  const holders = unknown ? answers.filter((_answer, index) => index % 2 === 1) : answers
   const refused = new Set(unheld.filter((_path, index) => holders[index] !== user.storeId))
   for (const [path, holder] of held ?? []) if (holder !== user.storeId) refused.add(path)
   await Promise.all(
@@ -173,8 +178,11 @@ export async function jobReply(
   return rewriteFor(context, snapshot, { user, tool, jobId, handle, written: writtenOf(kept), held })
 }
 
-/** What a job's request carried, from the store's text for it (none when there is none). */
+/**
+ * What a job's request carried, from the store's text for it. A file tool's job always has one
+ * (callRoute): none means it expired or was evicted, which never reads as "nothing": unknown.
+ */
 function writtenOf(text: string | null | undefined): Set<string> | 'unknown' {
-  const written = text ? (JSON.parse(text) as string[] | 'unknown') : []
+  const written = text ? (JSON.parse(text) as string[] | 'unknown') : 'unknown'
   return written === 'unknown' ? written : new Set(written)
 }

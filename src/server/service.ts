@@ -2,6 +2,7 @@ import { errorAnswer, relayedHeaders } from './answers.js'
 import { endedIn, type JobKey, type JobSnapshot } from './jobStatus.js'
 import type { ToolsProxyOptions } from './options.js'
 import type { Telemetry } from './telemetry.js'
+import { createScrubber } from './scrub.js'
 import { failureOf, isRedirect, readCapped, upstreamTimer, UpstreamFailure } from './upstream.js'
 
 /** The service's answer as the proxy passes it on: its status, the headers that may cross, its body's text. */
@@ -22,6 +23,7 @@ export function createService(
   telemetry: Telemetry,
 ) {
   const fetcher = options.fetch ?? globalThis.fetch
+  const scrub = createScrubber(base)
   let lastKey = typeof options.apiKey === 'string' ? options.apiKey : ''
   const apiKey = async () => (lastKey = typeof options.apiKey === 'function' ? await options.apiKey() : options.apiKey)
 
@@ -55,7 +57,7 @@ export function createService(
   /** The service's answer, read whole up to `maxAnswerBytes`, with the headers that may cross. */
   const answerOf = async (upstream: Response): Promise<Answer> => ({
     status: upstream.status,
-    headers: relayedHeaders(upstream.headers),
+    headers: relayedHeaders(upstream.headers, scrub),
     body: await readCapped(upstream, limits.maxAnswerBytes),
   })
 
@@ -89,7 +91,7 @@ export function createService(
     return errorAnswer(502, 'serviceUnreachable', 'The tools service could not be reached.')
   }
 
-  return { base, fetch: fetcher, send, answerOf, readJob, failed, report }
+  return { base, fetch: fetcher, scrub, send, answerOf, readJob, failed, report }
 }
 
 export type Service = ReturnType<typeof createService>

@@ -15,7 +15,7 @@ const encoder = new TextEncoder()
 
 /** Node's own crypto, where the runtime has it: its HMAC answers at once, where Web Crypto's goes through a thread pool (~80 µs a call). */
 type NodeCrypto = typeof import('node:crypto')
-const nodeCrypto = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process?.getBuiltinModule?.('node:crypto') as
+export const nodeCrypto = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process?.getBuiltinModule?.('node:crypto') as
   | NodeCrypto
   | undefined
 

@@ -23,7 +23,10 @@ export interface ProxyStore {
   get(key: string): Promise<string | undefined>
   /** Sets `key` to `value` for `ttlMs`. */
   set(key: string, value: string, ttlMs: number): Promise<void>
-  /** Sets `key` to `value` for `ttlMs` unless it is set; returns the value it holds (the first writer's). */
+  /**
+   * Sets `key` to `value` for `ttlMs` unless it is set to another value (set to `value` already, it
+   * is renewed for `ttlMs`); returns the value it holds (the first writer's).
+   */
   hold(key: string, value: string, ttlMs: number): Promise<string>
   /** Sets `key` to `owner` for `ttlMs` when it is unset or already `owner`'s (a renewal): true when `owner` holds it now. */
   lease(key: string, owner: string, ttlMs: number): Promise<boolean>
@@ -44,9 +47,10 @@ export interface ProxyStore {
    */
   subscribe(channel: string, listener: StoreListener): Promise<() => Promise<void>>
   /**
-   * Optional: runs `operations` in order in one round trip, answering each as its method would
-   * (one skipped by its `if`/`unless`: undefined). The proxy relies on each operation being atomic,
-   * not the batch. Without it, the proxy calls the methods one after another.
+   * Optional: runs `operations` in order in one round trip, as one atomic step (no other client's
+   * operation between them), answering each as its method would (one skipped by its
+   * `if`/`unless`: undefined). Without it, the proxy calls the methods one after another, and a job
+   * read's answer may show an earlier status for a moment after an end landed meanwhile.
    */
   batch?(operations: readonly StoreOperation[]): Promise<unknown[]>
 }
@@ -185,6 +189,7 @@ export function guardStore(store: ProxyStore, limitMs: number): ProxyStore {
     publish: guard(store.publish.bind(store)),
     // A subscription that lands after its caller gave up is nobody's: left, every message would be heard once more.
     subscribe: guard(store.subscribe.bind(store), (stop) => stop()),
-    batch: guard(async (operations: readonly StoreOperation[]): Promise<unknown[]> => [...(await together(store, operations))]),
+    // Only where the store has one: a batch is then one atomic step, which a job's status relies on (jobWrite).
+    batch: store.batch && guard(store.batch.bind(store)),
   }
 }
