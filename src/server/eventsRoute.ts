@@ -9,6 +9,7 @@ import { readFailure } from './jobRoute.js'
 import { MAX_STREAMED_JOBS, type RefusedJob } from './events.js'
 import { keys, userJobsChannel } from './keys.js'
 import type { ProxyStore, StoreOperation } from './store.js'
+import { thrownText } from './partnerHooks.js'
 
 /**
  * `GET {basePath}/events?job=<tool id>:<handle>&…`: one stream of the page's jobs, each bound to
@@ -55,7 +56,7 @@ export async function eventsRoute(context: ProxyContext, request: Request, user:
   const join = (text: string, since = 0) =>
     void userJob(context, user, text, since, page).then(
       (job) => job && stream.add?.(job),
-      (error: unknown) => context.service.report(`a new job could not join its user's stream: ${String(error)}`),
+      (error: unknown) => context.service.report(`a new job could not join its user's stream: ${thrownText(error)}`),
     )
   let unsubscribe: (() => Promise<void>) | undefined
   let recent: string[]

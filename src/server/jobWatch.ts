@@ -2,6 +2,7 @@ import { pollDelay } from '../tools/internal.js'
 import { jobName, succeeded as ok, type JobKey, type JobSnapshot, type JobStatusOptions } from './jobSnapshot.js'
 import { keys } from './keys.js'
 import type { ProxyStore } from './store.js'
+import { thrownText } from './partnerHooks.js'
 
 /** What a watcher needs of the job status: the store, the snapshot kept, one shared read, and the pages listening here. */
 export interface Watched {
@@ -44,7 +45,7 @@ export async function watchLoop({ store, instance, options, kept, readNow, watch
         }
       }
     } catch (error) {
-      options.report(`watching a job: ${error instanceof Error ? error.message : String(error)}`)
+      options.report(`watching a job: ${thrownText(error)}`)
     }
     await new Promise((resolve) => setTimeout(resolve, Math.max(50, wait)))
   }

@@ -72,7 +72,7 @@ export interface ToolsProxyOptions {
   heartbeatMs?: number
   /** Event streams one user may hold open on one instance (a page holds one). Default 16. */
   streamsPerUser?: number
-  /** Where the proxy reports what a partner should see (an unreachable service, a refused key, a failing store). Default `console.error`. Never given the key or the secret. */
+  /** Where the proxy reports what a partner should see (an unreachable service, a refused key, a failing store). Default `console.error`. Never given the key or the secret. One that throws is told to `console.error`; no answer changes. */
   onError?: (message: string) => void
   /**
    * Told what the proxy did, for a logger: each request answered (route, tool, outcome, the

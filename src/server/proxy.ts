@@ -2,6 +2,7 @@ import { errorAnswer } from './answers.js'
 import { createContext } from './context.js'
 import { jobOnStream } from './eventsRoute.js'
 import { AnswerTooLarge } from './links.js'
+import { thrownText } from './partnerHooks.js'
 import type { ToolsProxy, ToolsProxyOptions } from './options.js'
 import { route } from './router.js'
 import { StoreUnavailable } from './store.js'
@@ -32,7 +33,7 @@ export function createToolsProxy(options: ToolsProxyOptions): ToolsProxy {
         if (error instanceof AnswerTooLarge || (error instanceof UpstreamFailure && error.reason === 'too-large')) {
           return errorAnswer(502, 'answerTooLarge', 'The tools service’s answer is too large to pass on.')
         }
-        const what = error instanceof Error ? `${error.name}: ${error.message}` : String(error)
+        const what = thrownText(error)
         context.service.report(`${request.method} ${new URL(request.url).pathname}: ${what}`)
         return errorAnswer(500, 'failed', 'The request could not be handled.')
       }
