@@ -9,18 +9,22 @@ import { createSigner } from './signing.js'
 import { createTelemetry, type Telemetry } from './telemetry.js'
 import { memoryStore } from './memoryStore.js'
 import { guardStore, type ProxyStore } from './store.js'
-import { readWebhookJob, webhookKeys, type WebhookOptions } from './webhooks.js'
+import { readWebhookJob, webhookSecrets, type WebhookOptions } from './webhooks.js'
+import { webhookVerifier, type WebhookVerifier } from './webhookVerify.js'
 
 /** A job an event stream carries, with the user it is rewritten for. */
 export type UserStreamedJob = StreamedJob & { user: Caller }
 
 export interface WebhookReceiver {
-  keys: Promise<CryptoKey>[]
+  verify: WebhookVerifier
   read: NonNullable<WebhookOptions['read']>
   maxBytes: number
   maxReading: number
-  /** Unverified bodies being read now. */
+  bodyTimeoutMs: number
+  /** Unverified bodies being read now that took a place (those still arriving after a moment). */
   reading: number
+  /** When a delivery that could have been the service's was last refused unread (no place, or too slow): watchers then read jobs sooner. */
+  refusedAt: number
 }
 
 /** What every route reads: the options resolved once, and the parts built from them. */
@@ -66,6 +70,8 @@ const MAX_JSON_REQUEST = 1024 * 1024
 const STORE_LIMIT = 1000
 /** A webhook's body, at most: a job's status and its result's text, many times over. */
 const DEFAULT_WEBHOOK_BYTES = 256 * 1024
+/** How long a webhook's body may take to arrive before its signature is checked: the service sends its small body at once. */
+const DEFAULT_WEBHOOK_BODY_MS = 5000
 /** How long a job's status is kept after its last change. */
 const STATUS_TTL = 60 * 60 * 1000
 /** With webhooks, how long a watched job may go without one before the proxy reads it itself. */
@@ -97,6 +103,8 @@ export function createContext(
     keepMs: STATUS_TTL,
     leaseMs: 10_000,
     webhookQuietMs: options.webhooks ? WEBHOOK_QUIET : undefined,
+    // A delivery refused for want of a place or time may have been the service's: read at the page's pace meanwhile.
+    webhooksMissed: () => context.webhooks !== undefined && Date.now() - context.webhooks.refusedAt < WEBHOOK_QUIET,
     report: service.report,
   })
   const context: ProxyContext = {
@@ -126,11 +134,13 @@ export function createContext(
       report: service.report,
     }),
     webhooks: options.webhooks && {
-      keys: webhookKeys(options.webhooks),
+      verify: webhookVerifier(webhookSecrets(options.webhooks)),
       read: options.webhooks.read ?? readWebhookJob,
       maxBytes: options.webhooks.maxBytes ?? DEFAULT_WEBHOOK_BYTES,
       maxReading: options.webhooks.maxReading ?? 16,
+      bodyTimeoutMs: options.webhooks.bodyTimeoutMs ?? DEFAULT_WEBHOOK_BODY_MS,
       reading: 0,
+      refusedAt: 0,
     },
     signedLinks: new Map(),
     streamsOf: new Map(),

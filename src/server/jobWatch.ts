@@ -1,5 +1,5 @@
 import { pollDelay } from '../tools/internal.js'
-import { jobName, succeeded as ok, type JobKey, type JobSnapshot, type JobStatusOptions } from './jobSnapshot.js'
+import { jobName, succeeded as ok, webhookQuiet, type JobKey, type JobSnapshot, type JobStatusOptions } from './jobSnapshot.js'
 import { keys } from './keys.js'
 import type { ProxyStore } from './store.js'
 import { thrownText } from './partnerHooks.js'
@@ -31,7 +31,7 @@ export async function watchLoop({ store, instance, options, kept, readNow, watch
       if (await store.lease(keys.lease(id), instance, options.leaseMs)) {
         const now = Date.now()
         const age = now - (snapshot?.since ?? now)
-        const pace = options.webhookQuietMs ?? pollDelay(age, 3000, false)
+        const pace = webhookQuiet(options) ?? pollDelay(age, 3000, false)
         const due = Math.max(snapshot?.readAt || snapshot?.since || 0, lastTry) + pace
         if (!snapshot || now >= due) {
           lastTry = now

@@ -101,7 +101,9 @@ function checkOptions(options: ToolsProxyOptions): string {
   if (options.limits && !(options.limits.calls >= 0 && options.limits.windowMs > 0)) fail('`limits` needs `calls` (0 or more) and `windowMs` (above 0).')
   if (options.rate && !(options.rate.requests > 0 && options.rate.perMs > 0)) fail('`rate` needs `requests` and `perMs`, both above 0.')
   const webhooks = options.webhooks
-  if (webhooks && !((webhooks.maxBytes ?? 1) > 0 && (webhooks.maxReading ?? 1) >= 1)) fail('`webhooks.maxBytes` and `webhooks.maxReading` must be above 0.')
+  if (webhooks && !((webhooks.maxBytes ?? 1) > 0 && (webhooks.maxReading ?? 1) >= 1 && (webhooks.bodyTimeoutMs ?? 1) > 0)) {
+    fail('`webhooks.maxBytes`, `webhooks.maxReading` and `webhooks.bodyTimeoutMs` must be above 0.')
+  }
   for (const tool of options.fileTools ?? []) if (!getTool(tool)) fail(`\`fileTools\` names "${tool}", which is not a tool.`)
   for (const origin of [...(options.downloadOrigins ?? []), ...(options.allowedOrigins ?? [])]) {
     let parsed: URL | undefined

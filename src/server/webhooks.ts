@@ -1,4 +1,4 @@
-import { webhookKey, webhookSignatures } from '../tools/internal.js'
+import { webhookSignatures } from '../tools/internal.js'
 
 /** A job as a webhook tells of it. */
 export interface WebhookJob {
@@ -20,31 +20,32 @@ export interface WebhookOptions {
   read?: (body: unknown) => WebhookJob | null | undefined
   /** Largest webhook body read, in bytes; a larger one is 413. Default 256 KiB: a job's status and its result's text. */
   maxBytes?: number
-  /** Webhook bodies read at once by one instance before their signature is checked; more wait outside with 429. Default 16. */
+  /**
+   * Webhook bodies still arriving after a quarter of a second that one instance reads at once before
+   * their signature is checked; more are refused 429. A delivery sent whole (the service's) needs no
+   * place, so strangers holding every place keep none of its deliveries out. Default 16.
+   */
   maxReading?: number
+  /** How long a webhook's body may take to arrive before its signature is checked, in ms; then 408. Default 5 s: the service sends its small body at once. */
+  bodyTimeoutMs?: number
 }
 
 /** How far a webhook's timestamp may be from now, either way. */
 export const WEBHOOK_TOLERANCE_MS = 5 * 60 * 1000
 
-/** Checks a webhook secret list at startup: a TypeError naming the problem, before any webhook arrives. */
-export function webhookKeys(options: WebhookOptions): Promise<CryptoKey>[] {
+/** Checks a webhook secret list at startup: a TypeError naming the problem, before any webhook arrives; the secrets, as a list. */
+export function webhookSecrets(options: WebhookOptions): readonly string[] {
   const secrets = typeof options.secret === 'string' ? [options.secret] : options.secret
   if (!Array.isArray(secrets) || secrets.length === 0) throw new TypeError('createToolsProxy: `webhooks.secret` must be the endpoint’s `whsec_…` secret, or a list of them.')
-  return secrets.map((secret) => {
-    try {
-      return webhookKey(secret)
-    } catch {
-      throw new TypeError('createToolsProxy: a `webhooks.secret` is not a `whsec_…` secret (base64 after the prefix).')
-    }
-  })
+  return secrets
 }
 
 /** A webhook's headers, checked before its body is read. */
 export interface WebhookHeaders {
   id: string
   timestamp: string
-  signature: string
+  /** Its well-formed `v1` signatures' bytes (at most eight). */
+  signatures: Uint8Array[]
 }
 
 /**
@@ -61,8 +62,9 @@ export function webhookHeaders(headers: Headers, now: number): WebhookHeaders | 
   if (!/^\d{1,12}$/.test(timestamp) || Math.abs(now - Number(timestamp) * 1000) > WEBHOOK_TOLERANCE_MS) {
     return { refused: 'the timestamp is not within five minutes of now' }
   }
-  if (webhookSignatures(signature).length === 0) return { refused: 'no v1 signature is well formed' }
-  return { id, timestamp, signature }
+  const signatures = webhookSignatures(signature)
+  if (signatures.length === 0) return { refused: 'no v1 signature is well formed' }
+  return { id, timestamp, signatures }
 }
 
 const record = (value: unknown): Record<string, unknown> | undefined =>
