@@ -77,6 +77,18 @@ describe('a body over the cap', () => {
     await stillAnswers()
   }, 30_000)
 
+  it.each([
+    ['a webhook with no signature headers', '/webhooks', {}, 401],
+    ['a call from nobody signed in', '/valuation/rent', { 'content-type': 'application/json' }, 401],
+    ['a path that is no route', '/nothing', {}, 404],
+  ])('%s is answered at once, its body unread, and its connection closed', async (_, path, headers, status) => {
+    // 1 MiB declared, 1 KiB sent, then nothing: a proxy that read it away would hold the connection as long as the sender.
+    const sent = rawPost(`${proxy.url}/api/tools${path}`, { ...headers, 'content-length': String(MB) }, MB, 1024)
+    expect(await sent.status).toBe(status)
+    await sent.closed
+    await stillAnswers()
+  })
+
   it('lives through a sender that goes away mid-body', async () => {
     for (const path of ['/valuation/rent', '/webhooks', '/video/create']) {
       const headers = path === '/webhooks' ? { ...webhookHeaders(), 'content-length': String(MB) } : { ...json, 'content-length': String(MB) }
