@@ -3,7 +3,7 @@ import { createEventStreams, type StreamedJob } from './events.js'
 import { createHandles, type Handles } from './handles.js'
 import { createJobStatus, type JobSnapshot, type JobStatus } from './jobStatus.js'
 import type { Caller } from './guards.js'
-import { checkOptions, type ProxyLimits, type ProxyRate, type ToolsProxyOptions } from './options.js'
+import { checkOptions, DEFAULT_STREAM_RATE, type ProxyLimits, type ProxyRate, type ToolsProxyOptions } from './options.js'
 import { createService, type Service } from './service.js'
 import { createSigner } from './signing.js'
 import { createTelemetry, type Telemetry } from './telemetry.js'
@@ -34,6 +34,8 @@ export interface ProxyContext {
   readonly basePath: string
   readonly limits: ProxyLimits | undefined
   readonly rate: ProxyRate
+  /** Event streams a user may open, per window. */
+  readonly streamRate: ProxyRate
   readonly maxUploadBytes: number
   readonly maxAnswerBytes: number
   /** A JSON call's body, at most. */
@@ -112,6 +114,7 @@ export function createContext(
     basePath,
     limits: options.limits,
     rate: options.rate ?? DEFAULT_RATE,
+    streamRate: options.streamRate ?? DEFAULT_STREAM_RATE,
     maxUploadBytes,
     maxAnswerBytes,
     jsonCap: Math.min(maxUploadBytes, MAX_JSON_REQUEST),

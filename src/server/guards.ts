@@ -30,19 +30,24 @@ export async function signedInUser(context: ProxyContext, request: Request): Pro
   return { user: user.user, tools: user.tools, storeId: storeIdOf(user.user) }
 }
 
-/** A request counted against the user's rate: the store's operation, and the seconds to wait when the count it answers is over the rate. */
-export function rateCount({ rate }: ProxyContext, { storeId }: Caller) {
+/**
+ * A request counted against one of the user's rates (`rate`, or `streamRate` for event streams
+ * opened): the store's operation, and the seconds to wait when the count it answers is over it.
+ */
+export function rateCount(context: ProxyContext, { storeId }: Caller, which: 'rate' | 'streamRate' = 'rate') {
+  const rate = context[which]
   const now = Date.now()
   const window = Math.floor(now / rate.perMs)
+  const key = which === 'rate' ? keys.rate(storeId, window) : keys.streamRate(storeId, window)
   return {
-    operation: { op: 'increment', key: keys.rate(storeId, window), delta: 1, ttlMs: rate.perMs } as const,
+    operation: { op: 'increment', key, delta: 1, ttlMs: rate.perMs } as const,
     wait: (count: number) => (count > rate.requests ? Math.max(1, Math.ceil(((window + 1) * rate.perMs - now) / 1000)) : undefined),
   }
 }
 
-/** Counts a request against the user's rate; the seconds to wait when over it. */
-export async function overRate(context: ProxyContext, user: Caller): Promise<number | undefined> {
-  const { operation, wait } = rateCount(context, user)
+/** Counts a request against one of the user's rates; the seconds to wait when over it. */
+export async function overRate(context: ProxyContext, user: Caller, which: 'rate' | 'streamRate' = 'rate'): Promise<number | undefined> {
+  const { operation, wait } = rateCount(context, user, which)
   const [count] = await together(context.store, [operation])
   return wait(count)
 }

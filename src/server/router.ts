@@ -24,7 +24,7 @@ interface Route {
   /**
    * Not counted under `rate`, which guards against a person's flood, not the kit following its own
    * jobs: a job read costs the service at most one read per job a second, whoever asks (jobStatus),
-   * and a user's open streams are capped by `streamsPerUser`.
+   * and a user's open streams are capped by `streamsPerUser`, their opening by `streamRate`.
    */
   followsJobs?: true
   /** The service's own call: its signature, not a session, says who sent it. */
