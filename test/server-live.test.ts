@@ -652,6 +652,9 @@ describe('on a real Redis', () => {
       [...(await probe.info('commandstats')).matchAll(/calls=(\d+)/g)].reduce((sum, [, calls]) => sum + Number(calls), 0)
 
     it('has its own rate per user: the kit’s page never meets it, a flood does, and a refused open costs the count alone', async () => {
+      // The clock at the start of a window of the default rate (10 s, counted from the epoch), going on as time does: the test is in one window.
+      vi.useFakeTimers({ toFake: ['Date'], shouldAdvanceTime: true })
+      vi.setSystemTime(Math.ceil(Date.now() / 10_000) * 10_000)
       const probe = await redis.connect()
       const events: ProxyEvent[] = []
       // The default streamRate, as a partner gets it.
@@ -687,7 +690,9 @@ describe('on a real Redis', () => {
       expect(refused.length).toBeGreaterThanOrEqual(5)
       expect(Number(refused[0]!.headers.get('retry-after'))).toBeGreaterThanOrEqual(1)
       expect(((await refused[0]!.json()) as { error: { code: string } }).error.code).toBe(PROXY_ERROR_CODES.rateLimited)
-      // A refused open costs one script run for the count (its own commands inside: 4 at most), nothing more.
+      // A refused open costs one script run for the count (its own commands inside: 4 at most), nothing
+      // more; measured once the flood's streams have left their user's channel.
+      await vi.waitFor(async () => expect(await probe.pubSubChannels('open-rate:jobs-of:*')).toEqual([]))
       const before = await commands(probe)
       const again = await listen('alice', [handle]).response
       expect(again.status).toBe(429)
