@@ -7,9 +7,9 @@
 //   right after the job starts: how late the page's stream shows it;
 // - slow: 1,500 slow POSTs from nobody (a byte a second), to the webhook route with no signature
 //   headers and to a tool: RSS per connection, when they were answered, RSS once they close;
-// - junk: 64 KiB webhooks with forged signatures as fast as 32 connections send them, beside
+// - junk: 64 KiB webhooks (JUNK_BYTES) with forged signatures as fast as 32 connections send them, beside
 //   unauthenticated calls the same way: requests a second, proxy CPU, a user's job read p50;
-// - streams: one person opening and closing event streams as fast as 8 loops can, on a real
+// - streams: one person opening and closing event streams of 20 jobs as fast as 8 loops can, on a real
 //   redis-server: opens a second, Redis commands per open, another user's job read p50.
 // Default module: dist/entries/server.js. Pass another build (an earlier commit's) to compare.
 import { fork, spawn } from 'node:child_process'
@@ -58,7 +58,9 @@ async function proxyChild(modulePath, service, redisUrl) {
   process.on('message', (what) => {
     if (what === 'rss') {
       globalThis.gc?.()
-      process.send({ rss: process.memoryUsage().rss })
+      const { rss, heapUsed, external } = process.memoryUsage()
+      // What JavaScript holds (the heap, and every buffer), beside what the OS sees.
+      process.send({ rss, held: heapUsed + external })
     }
     if (what === 'cpu') {
       const used = process.cpuUsage(cpu)
@@ -125,14 +127,18 @@ async function attacker(what, url, ...args) {
   } else {
     // A flood from `loops` loops for `seconds`: junk webhooks, unauthenticated calls, or stream opens.
     const [loops, seconds, handle] = [Number(args[0]), Number(args[1]), args[2]]
-    const body = Buffer.alloc(64 * 1024, 32)
+    const body = Buffer.alloc(Number(process.env.JUNK_BYTES ?? 64 * 1024), 32)
     const end = Date.now() + seconds * 1000
     const statuses = {}
     const once = async () => {
       if (what === 'junk') return fetch(url, { method: 'POST', body, headers: { ...forged(), 'content-type': 'application/json' } })
       if (what === 'unauthenticated') return fetch(url, { method: 'POST', body, headers: { 'content-type': 'application/json' } })
       const page = new AbortController()
-      const response = await fetch(`${url}?job=${encodeURIComponent(`pdf/create:${handle}`)}`, { headers: { 'x-user': 'mallory' }, signal: page.signal })
+      const query = handle
+        .split(',')
+        .map((each) => `job=${encodeURIComponent(`pdf/create:${each}`)}`)
+        .join('&')
+      const response = await fetch(`${url}?${query}`, { headers: { 'x-user': 'mallory' }, signal: page.signal })
       if (response.ok) await response.body.getReader().read()
       page.abort()
       return response
@@ -188,13 +194,15 @@ async function startRedis() {
 
 async function main(modulePath, scenarios) {
   const wanted = (name) => scenarios.length === 0 || scenarios.includes(name)
-  // The service: creations, and reads of running jobs.
+  // The service: creations, and reads of jobs, running until it sends their end.
   let made = 0
+  const ended = new Set()
   const service = createServer((req, res) => {
     req.resume()
     res.setHeader('content-type', 'application/json')
+    const jobId = req.url.split('/').pop()
     if (req.method === 'POST') res.end(JSON.stringify({ jobId: `job_${++made}`, status: 'pending' }))
-    else res.end(JSON.stringify({ jobId: req.url.split('/').pop(), status: 'processing' }))
+    else res.end(JSON.stringify({ jobId, status: ended.has(jobId) ? 'completed' : 'processing' }))
   })
   await new Promise((done) => service.listen(0, '127.0.0.1', done))
   const serviceUrl = `http://127.0.0.1:${service.address().port}/v1`
@@ -237,6 +245,7 @@ async function main(modulePath, scenarios) {
       const seen = (async () => {
         for (let text = ''; !text.includes('"status":"completed"'); ) text += (await reader.read()).value ?? ''
       })()
+      ended.add(`job_${made}`)
       const body = JSON.stringify({ type: 'job.updated', data: { jobId: `job_${made}`, status: 'completed' } })
       const started = performance.now()
       const tries = []
@@ -268,22 +277,23 @@ async function main(modulePath, scenarios) {
       ['a tool, nobody signed in', '/valuation/rent', { 'content-type': 'application/json' }],
     ]) {
       const proxy = await startProxy()
-      const before = (await proxy.ask('rss')).rss
+      const before = await proxy.ask('rss')
       const attack = child(['--attack', 'slow', `${proxy.url}/api/tools${path}`, '1500', JSON.stringify(headers)])
       await attack.next()
       await new Promise((done) => setTimeout(done, 5000))
-      const held = (await proxy.ask('rss')).rss
+      const during = await proxy.ask('rss')
       const stats = await attack.ask('stats')
       await attack.ask('close')
       await new Promise((done) => setTimeout(done, 2000))
-      const after = (await proxy.ask('rss')).rss
+      const after = await proxy.ask('rss')
       rows.push({
         'slow POSTs (1,500, a byte a second)': name,
-        'RSS per connection after 5 s': kib((held - before) / 1500),
+        'per connection after 5 s: RSS': kib((during.rss - before.rss) / 1500),
+        'heap and buffers': kib((during.held - before.held) / 1500),
         'answered within 5 s': stats.answered,
-        'answer p50': stats.answeredAfter.length ? ms(stats.answeredAfter[Math.floor(stats.answeredAfter.length / 2)]) : '-',
-        'closed by the proxy within 5 s': stats.closed,
-        'RSS after they close (MiB)': ((after - before) / 2 ** 20).toFixed(0),
+        'answer p50 (from the first opened)': stats.answeredAfter.length ? ms(stats.answeredAfter[Math.floor(stats.answeredAfter.length / 2)]) : '-',
+        'closed by the proxy': stats.closed,
+        'RSS after they close (MiB)': ((after.rss - before.rss) / 2 ** 20).toFixed(0),
       })
       attack.kill()
       proxy.kill()
@@ -310,7 +320,7 @@ async function main(modulePath, scenarios) {
       const { statuses } = await attack.next()
       const total = Object.values(statuses).reduce((sum, count) => sum + count, 0)
       rows.push({
-        flood: `${what} (64 KiB bodies, 32 connections)`,
+        flood: `${what} (${process.env.JUNK_BYTES ?? 65536} B bodies, 32 connections)`,
         'p50 of a user’s read': ms(p50),
         'proxy CPU': `${cpu.toFixed(0)}%`,
         'requests/s': (total / 6).toFixed(0),
@@ -326,13 +336,16 @@ async function main(modulePath, scenarios) {
   if (wanted('streams')) {
     const redis = await startRedis()
     const proxy = await startProxy(redis.url)
-    const [handle, theirs] = [await create(proxy.url, 'alice'), await create(proxy.url, 'mallory')]
+    const handle = await create(proxy.url, 'alice')
+    // Their streams each name 20 jobs of theirs.
+    const theirs = []
+    for (let job = 0; job < 20; job++) theirs.push(await create(proxy.url, 'mallory'))
     await readP50(proxy.url, handle, 1000)
     // The reads' own commands, taken out of the flood's below.
     const quietStart = await redis.commands()
     const rows = [{ flood: 'none', 'p50 of another user’s read': ms(await readP50(proxy.url, handle, 4000)) }]
     const readsCost = (await redis.commands()) - quietStart
-    const attack = child(['--attack', 'streams', `${proxy.url}/api/tools/events`, '8', '6', theirs])
+    const attack = child(['--attack', 'streams', `${proxy.url}/api/tools/events`, '8', '6', theirs.join(',')])
     await attack.next()
     await new Promise((done) => setTimeout(done, 1000))
     const before = await redis.commands()

@@ -690,8 +690,9 @@ describe('on a real Redis', () => {
       expect(refused.length).toBeGreaterThanOrEqual(5)
       expect(Number(refused[0]!.headers.get('retry-after'))).toBeGreaterThanOrEqual(1)
       expect(((await refused[0]!.json()) as { error: { code: string } }).error.code).toBe(PROXY_ERROR_CODES.rateLimited)
-      // A refused open costs one script run for the count (its own commands inside: 4 at most), nothing
-      // more; measured once the flood's streams have left their user's channel.
+      // A refused open costs the store its count at most (one script: 4 commands with those inside it),
+      // here nothing: this instance found its person over the rate in this window already. Measured
+      // once the flood's streams have left their user's channel.
       await vi.waitFor(async () => expect(await probe.pubSubChannels('open-rate:jobs-of:*')).toEqual([]))
       const before = await commands(probe)
       const again = await listen('alice', [handle]).response

@@ -45,12 +45,28 @@ export function rateCount(context: ProxyContext, { storeId }: Caller, which: 'ra
   }
 }
 
-/** Counts a request against one of the user's rates; the seconds to wait when over it. */
+/**
+ * Counts a request against one of the user's rates; the seconds to wait when over it. A count
+ * never goes down within its window: a user found over it is refused with no store trip until
+ * the window ends (per instance, at most MAX_OVER users remembered).
+ */
 export async function overRate(context: ProxyContext, user: Caller, which: 'rate' | 'streamRate' = 'rate'): Promise<number | undefined> {
   const { operation, wait } = rateCount(context, user, which)
+  let over = overBy.get(context)
+  if (!over) overBy.set(context, (over = new Map()))
+  if (over.get(operation.key)) return wait(Infinity)
   const [count] = await together(context.store, [operation])
-  return wait(count)
+  const answer = wait(count)
+  if (answer !== undefined) {
+    if (over.size >= MAX_OVER) over.clear()
+    over.set(operation.key, true)
+  }
+  return answer
 }
+
+/** Per proxy, the rate keys (a user's, in one window) found over their rate lately. */
+const overBy = new WeakMap<ProxyContext, Map<string, true>>()
+const MAX_OVER = 10_000
 
 export const rateLimited = (wait: number) =>
   errorAnswer(429, 'rateLimited', 'Too many requests; try again shortly.', { headers: { 'Retry-After': String(wait) } })
