@@ -1,3 +1,4 @@
+import { batchedGets } from './batchedGets.js'
 import { createJobChannel } from './jobChannel.js'
 import { jobName, servedUntil, succeeded as ok, type JobKey, type JobSnapshot, type JobStatusOptions } from './jobSnapshot.js'
 import { watchLoop } from './jobWatch.js'
@@ -35,8 +36,7 @@ export function createJobStatus(store: ProxyStore, readService: (key: JobKey) =>
   const statusKey = (key: JobKey) => keys.status(name(key))
   const parsed = (text: string | undefined) => (text ? (JSON.parse(text) as JobSnapshot) : undefined)
   const kept = async (key: JobKey) => parsed(await store.get(statusKey(key)))
-  /** Snapshots asked for in one turn (a stream opening with its jobs) come in one trip to the store. */
-  const keptTogether = batchedGets(store)
+  const keptTogether = batchedGets(store) // the snapshots a stream asks for as it opens: one trip for all
 
   const channel = createJobChannel(store, kept, options.report)
   /** Until when each job was current as this instance last saw it: a hint, never a reason to answer. */
@@ -185,12 +185,10 @@ export function createJobStatus(store: ProxyStore, readService: (key: JobKey) =>
     async watch(key: JobKey, listener: (snapshot: JobSnapshot) => void): Promise<() => void> {
       await channel.subscribe()
       const { first, stop } = channel.listen(key, listener)
-      const snapshot = parsed(
-        await keptTogether(statusKey(key)).catch((error: unknown) => {
-          stop()
-          throw error
-        }),
-      )
+      const snapshot = parsed(await keptTogether(statusKey(key)).catch((error: unknown) => {
+        stop()
+        throw error
+      }))
       // The creation's answer too: a page that did not create the job has nothing else.
       if (snapshot) listener(snapshot)
       if (first) void watchLoop(watcher, key, snapshot)
@@ -200,24 +198,3 @@ export function createJobStatus(store: ProxyStore, readService: (key: JobKey) =>
 }
 
 export type JobStatus = ReturnType<typeof createJobStatus>
-
-/** `get`, with the keys asked for before the next microtask (the jobs of a stream as it opens) read together, in one trip. */
-function batchedGets(store: ProxyStore) {
-  let waiting: { key: string; resolve: (text: string | undefined) => void; reject: (error: unknown) => void }[] = []
-  const flush = () => {
-    const asked = waiting
-    waiting = []
-    together(
-      store,
-      asked.map(({ key }) => ({ op: 'get', key }) as const),
-    ).then(
-      (texts) => asked.forEach((each, index) => each.resolve(texts[index] as string | undefined)),
-      (error: unknown) => asked.forEach((each) => each.reject(error)),
-    )
-  }
-  return (key: string) =>
-    new Promise<string | undefined>((resolve, reject) => {
-      if (waiting.length === 0) queueMicrotask(flush)
-      waiting.push({ key, resolve, reject })
-    })
-}

@@ -64,7 +64,7 @@ export async function route(context: ProxyContext, request: Request): Promise<Re
   const rest = pathname.startsWith(`${basePath}/`) ? pathname.slice(basePath.length) : undefined
   let matched: Route | undefined
   for (const match of rest === undefined ? [] : ROUTES) if ((matched = match(rest!))) break
-  // A stranger's request is refused unread, at once: its connection closes after the answer (closeUnread).
+  // A request to no route, by another method or from another site is refused unread, at once: its connection closes after the answer (closeUnread).
   if (!matched) return errorAnswer(404, 'notFound', 'Not found.')
   const { method, kind, tool } = matched
   context.telemetry.note(request, { kind, route: basePath + matched.name, tool })
@@ -76,7 +76,8 @@ export async function route(context: ProxyContext, request: Request): Promise<Re
     return errorAnswer(403, 'crossSite', 'This request came from another site.')
   }
   const user = await signedInUser(context, request)
-  if (!user) return errorAnswer(401, 'unauthorized', 'Sign in to use the tools.')
+  // Perhaps a page whose session ended: what of its body comes at once is read, so it sees the answer.
+  if (!user) return refuse(request, errorAnswer(401, 'unauthorized', 'Sign in to use the tools.'), SIGNED_OUT_DRAIN_MS)
   context.telemetry.note(request, { user: user.user })
   const allowed = !tool || user.tools.includes(tool)
   // A call the user may make is counted under the rate with its place under the cap, in one trip (callRoute).
@@ -86,6 +87,9 @@ export async function route(context: ProxyContext, request: Request): Promise<Re
   if (!allowed) return refuse(request, toolNotAllowed(tool), timeoutMs)
   return matched.run!(context, request, user)
 }
+
+/** How long a body is read before a 401 is answered: a page's upload arrives at once, a trickle is not waited for. */
+const SIGNED_OUT_DRAIN_MS = 1000
 
 function decodeSegment(segment: string): string {
   try {
