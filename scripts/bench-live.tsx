@@ -54,7 +54,7 @@ async function deployment({
   jobDuration: number
   instances?: number
   heartbeatMs?: number
-  /** The proxy's own `rate` and `streamsPerUser`, as a partner's would be (else unbounded, for the load rows). */
+  /** The proxy's own `rate`, `streamRate` and `streamsPerUser`, as a partner's would be (else unbounded, for the load rows). */
   defaults?: boolean
 }) {
   const prefix = `bench-${++run}:`
@@ -92,7 +92,7 @@ async function deployment({
         basePath: '/api/tools',
         secret: 'a-bench-secret-of-at-least-thirty-two-characters',
         authorize: (request) => ({ user: request.headers.get('x-user') ?? 'u_1', tools: TOOLS.map((tool) => tool.id) }),
-        ...(defaults ? {} : { rate: { requests: 1e9, perMs: 1000 }, streamsPerUser: 20_000 }),
+        ...(defaults ? {} : { rate: { requests: 1e9, perMs: 1000 }, streamRate: { requests: 1e9, perMs: 1000 }, streamsPerUser: 20_000 }),
         fetch: service.fetch,
         store,
         webhooks: webhooks ? { secret: WEBHOOK_SECRET } : undefined,

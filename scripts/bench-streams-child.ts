@@ -28,6 +28,7 @@ const proxy = createToolsProxy({
   webhooks: { secret: WEBHOOK_SECRET },
   // One user's 100 jobs made at once and 10,000 streams: the point is the streams, not the limits.
   rate: { requests: 1e9, perMs: 1000 },
+  streamRate: { requests: 1e9, perMs: 1000 },
   streamsPerUser: 20_000,
   heartbeatMs: Number(process.argv[2]),
   onEvent: (event) => {

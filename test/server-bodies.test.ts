@@ -33,6 +33,8 @@ describe('a body over the cap', () => {
       authorize: (request) => (request.headers.get('x-user') ? { user: request.headers.get('x-user')!, tools: TOOLS.map((tool) => tool.id) } : null),
       maxUploadBytes: 2 * MB,
       webhooks: { secret: WEBHOOK_SECRET },
+      // Many calls a second from one person here: the point is the bodies, not the rate.
+      rate: { requests: 10_000, perMs: 1000 },
       onError: () => {},
     })
     proxy = await listen((request) => handler.handle(request))
@@ -76,6 +78,19 @@ describe('a body over the cap', () => {
     }
     await stillAnswers()
   }, 30_000)
+
+  it.each([
+    ['a webhook with no signature headers', '/webhooks', {}, 401],
+    ['a call from nobody signed in', '/valuation/rent', { 'content-type': 'application/json' }, 401],
+    ['a path that is no route', '/nothing', {}, 404],
+  ])('%s is answered at once, or within a second, and its connection closed', async (_, path, headers, status) => {
+    // 1 MiB declared, 1 KiB sent, then nothing: a proxy that read it away would hold the connection as
+    // long as the sender. A call is read for a second first (a page whose session ended sees its 401).
+    const sent = rawPost(`${proxy.url}/api/tools${path}`, { ...headers, 'content-length': String(MB) }, MB, 1024)
+    expect(await sent.status).toBe(status)
+    await sent.closed
+    await stillAnswers()
+  })
 
   it('lives through a sender that goes away mid-body', async () => {
     for (const path of ['/valuation/rent', '/webhooks', '/video/create']) {

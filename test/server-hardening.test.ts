@@ -369,6 +369,32 @@ describe('a hung service', () => {
     expect(received).toHaveLength(0)
   })
 
+  it('reads away a body it refused for 10 s at most, and closes its connection', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] })
+    // A body far over the JSON cap, a 64 KiB chunk every 100 ms, for ever.
+    let pulled = 0
+    const body = new ReadableStream<Uint8Array>({
+      pull: (controller) =>
+        new Promise<void>((resolve) =>
+          setTimeout(() => {
+            pulled++
+            controller.enqueue(new Uint8Array(64 * 1024).fill(32))
+            resolve()
+          }, 100),
+        ),
+    })
+    const { send } = proxyWith()
+    const pending = send('alice', '/valuation/rent', { method: 'POST', body, headers: { 'content-type': 'application/json' }, duplex: 'half' } as RequestInit & { headers: Record<string, string> })
+    await vi.advanceTimersByTimeAsync(3000)
+    const response = await pending
+    expect(response.status).toBe(413)
+    expect(response.headers.get('connection')).toBe('close')
+    await vi.advanceTimersByTimeAsync(15_000)
+    const read = pulled
+    await vi.advanceTimersByTimeAsync(30_000)
+    expect(pulled).toBe(read)
+  })
+
   it('ends an upload that goes silent with 504, and counts nothing against the cap', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] })
     answer = async (request) => {

@@ -6,11 +6,12 @@ import { createParser, type EventSourceMessage } from 'eventsource-parser'
 import { Webhook } from 'standardwebhooks'
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { webhookKey, webhookSignature, webhookSigned } from '../src/client/standardWebhooks.js'
-import { memoryStore, redisStore, type ProxyStore, type ToolsProxyOptions } from '../src/server/index.js'
-import { PROXY_ERROR_CODES, type ToolId } from '../src/tools/index.js'
+import { memoryStore, redisStore, type ProxyEvent, type ProxyStore, type ToolsProxyOptions } from '../src/server/index.js'
+import { createToolsClient, PROXY_ERROR_CODES, type ToolId } from '../src/tools/index.js'
 import { listen as serve } from './support/http.js'
 import { SERVICE, SITE, testProxy } from './support/proxy.js'
 import { startRedis } from './support/redis.js'
+import { webhookVerifier } from '../src/server/webhookVerify.js'
 
 // The spec's own test vector (standardwebhooks.com).
 const VECTOR = {
@@ -161,6 +162,16 @@ describe('webhook signatures (Standard Webhooks)', () => {
       expect(await webhookSigned([key], `v1,AAAA ${signature}`, id, String(at.getTime() / 1000), body)).toBe(true)
       const headers = { 'webhook-id': id, 'webhook-timestamp': String(at.getTime() / 1000), 'webhook-signature': await webhookSignature(key, id, at.getTime() / 1000, body) }
       expect(reference.verify(body, headers)).toEqual(JSON.parse(body))
+    }
+  })
+
+  it('are checked alike by the proxy with Node’s crypto and with Web Crypto (every other runtime)', async () => {
+    const bytes = new TextEncoder().encode(VECTOR.body)
+    const signature = VECTOR.signature.slice(3)
+    for (const verify of [webhookVerifier([VECTOR.secret]), webhookVerifier([OLD_SECRET, VECTOR.secret], null)]) {
+      expect(await verify(['A'.repeat(43) + '=', signature], VECTOR.id, String(VECTOR.timestamp), bytes)).toBe(true)
+      expect(await verify([signature], VECTOR.id, String(VECTOR.timestamp + 1), bytes)).toBe(false)
+      expect(await verify([signature], VECTOR.id, String(VECTOR.timestamp), new TextEncoder().encode(`${VECTOR.body} `))).toBe(false)
     }
   })
 
@@ -593,7 +604,9 @@ describe('one watcher per job', () => {
     expect(alone).toBeGreaterThan(10)
     expect(alone).toBeLessThanOrEqual(20)
     expect(await readsFor(1000)).toBeLessThanOrEqual(alone)
-  })
+    // A thousand streams opening at once read their jobs' states in one trip, then answer together:
+    // on fake timers, whose bookkeeping grows with the timers pending, that takes 1–3 s here.
+  }, 20_000)
 
   it('with webhooks: the pages hear the end from the webhook, and nobody reads the service', async () => {
     const { streams, instances, jobId } = await watch(memoryStore(), { webhooks: { secret: WEBHOOK_SECRET } }, 200)
@@ -643,6 +656,88 @@ describe('on a real Redis', () => {
         expect(await stream.next()).toBe('end')
       }
       expect(reads()).toBe(0)
+    })
+  })
+
+  describe('opening streams (a real redis-server, its commands counted)', () => {
+    /** Every command the redis-server ran so far, but the test's own (INFO, PUBSUB). */
+    const commands = async (probe: Awaited<ReturnType<typeof redis.connect>>) =>
+      [...(await probe.info('commandstats')).matchAll(/cmdstat_(\w+):calls=(\d+)/g)]
+        .filter(([, name]) => name !== 'info' && !name!.startsWith('pubsub'))
+        .reduce((sum, [, , calls]) => sum + Number(calls), 0)
+
+    it('has its own rate per user: the kit’s page never meets it, a flood does, and a refused open costs the count alone', async () => {
+      // The clock at the start of a window of the default rate (10 s, counted from the epoch), going on as time does: the test is in one window.
+      vi.useFakeTimers({ toFake: ['Date'], shouldAdvanceTime: true })
+      vi.setSystemTime(Math.ceil(Date.now() / 10_000) * 10_000)
+      const probe = await redis.connect()
+      const events: ProxyEvent[] = []
+      // The default streamRate, as a partner gets it.
+      const { proxy, hook, listen, start } = proxyWith({
+        store: redisStore(await redis.connect(), { prefix: 'open-rate:', onError: () => {} }),
+        webhooks: { secret: WEBHOOK_SECRET },
+        streamRate: undefined,
+        onEvent: (event) => events.push(event),
+      })
+      const refusedOpens = () => events.filter((event) => event.type === 'request' && event.kind === 'events' && event.status === 429).length
+      const openNow = () => (events.filter((event) => event.type === 'stream').at(-1) as { open: number } | undefined)?.open ?? 0
+      // A page of the kit runs five jobs one after another: a stream for each, as each ends its stream.
+      const page = createToolsClient({ baseUrl: `${SITE}/api/tools`, headers: { 'x-user': 'alice' }, retry: false, fetch: (input, init) => proxy.handle(new Request(input, init)) })
+      for (let run = 0; run < 5; run++) {
+        const running = page.run('valuation/report', { propertyCategory: 'flat', totalArea: 50 } as never)
+        await vi.waitFor(() => expect(openNow()).toBe(1))
+        await hook({ data: { jobId: `job_${jobs}`, status: 'completed' } })
+        expect((await running).phase).toBe('succeeded')
+        await vi.waitFor(() => expect(openNow()).toBe(0))
+      }
+      expect(refusedOpens()).toBe(0)
+      expect(reads()).toBe(0)
+
+      // A flood of opens by the same person: past the rate, 429 with Retry-After.
+      const { handle } = await start('alice')
+      const answers: Response[] = []
+      for (let open = 0; open < 30; open++) {
+        const stream = listen('alice', [handle])
+        answers.push(await stream.response)
+        stream.cut()
+      }
+      const refused = answers.filter((response) => response.status === 429)
+      expect(refused.length).toBeGreaterThanOrEqual(5)
+      expect(Number(refused[0]!.headers.get('retry-after'))).toBeGreaterThanOrEqual(1)
+      expect(((await refused[0]!.json()) as { error: { code: string } }).error.code).toBe(PROXY_ERROR_CODES.rateLimited)
+      // A refused open costs the store its count at most (one script: 4 commands with those inside it),
+      // here nothing: this instance found its person over the rate in this window already. Measured
+      // once the flood's streams have left their user's channel.
+      await vi.waitFor(async () => expect(await probe.pubSubChannels('open-rate:jobs-of:*')).toEqual([]))
+      const before = await commands(probe)
+      const again = await listen('alice', [handle]).response
+      expect(again.status).toBe(429)
+      expect((await commands(probe)) - before).toBeLessThanOrEqual(4)
+      // Another person opens as before.
+      expect((await listen('bob', [(await start('bob')).handle]).response).status).toBe(200)
+    })
+
+    it('costs the store one trip for all its jobs’ states, not trips per job', async () => {
+      const probe = await redis.connect()
+      const { start, listen } = proxyWith({ store: redisStore(await redis.connect(), { prefix: 'open-cost:', onError: () => {} }), webhooks: { secret: WEBHOOK_SECRET } })
+      const handles: string[] = []
+      for (let job = 0; job < 10; job++) handles.push((await start('alice')).handle)
+      const measure = async () => {
+        const before = await commands(probe)
+        const stream = listen('alice', handles)
+        const events = reader(await stream.response)
+        for (let job = 0; job < 10; job++) await events.created()
+        stream.cut()
+        // What the stream's end gives back (its user's channel) has gone before this answers.
+        await vi.waitFor(async () => expect(await probe.pubSubChannels('open-cost:jobs-of:*')).toEqual([]))
+        return (await commands(probe)) - before
+      }
+      await measure() // the first open subscribes the instance to the jobs channel, once
+      const cost = await measure()
+      console.info(`Opening and closing a stream of 10 jobs on Redis: ${cost} commands`)
+      // The count, the user's channel (subscribe, unsubscribe), one script reading the 10 states, and
+      // each event's read of what its job's request carried (a file tool's): 36 here, 92 before.
+      expect(cost).toBeLessThanOrEqual(40)
     })
   })
 

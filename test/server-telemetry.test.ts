@@ -287,6 +287,48 @@ describe('onEvent', () => {
     await new Promise((resolve) => setImmediate(resolve))
     expect(lines.filter((line) => line.includes('onEvent failed: Error: logger down')).length).toBeGreaterThanOrEqual(2)
   })
+
+  it('changes no answer and never ends the process, whatever onEvent and onError throw or reject with', async () => {
+    trace.disable()
+    metrics.disable()
+    // An object with no prototype: `String()` of it throws.
+    const odd = () => Object.create(null) as object
+    const hooks = [
+      () => {
+        throw odd()
+      },
+      () => Promise.reject(odd()),
+    ]
+    const unhandled: unknown[] = []
+    const record = (reason: unknown) => unhandled.push(reason)
+    process.on('unhandledRejection', record)
+    const quiet = vi.spyOn(console, 'error').mockImplementation(() => {})
+    try {
+      for (const onEvent of hooks) {
+        for (const onError of hooks) {
+          // One stream per user: a place not given back would refuse the next open.
+          const { send, call } = proxyWith({ onEvent, onError, streamsPerUser: 1 })
+          const { jobId: handle } = (await (await call('pdf/create', { objectId: 'obj_1' })).json()) as { jobId: string }
+          expect(handle).toBeTypeOf('string')
+          expect((await call('valuation/rent', { propertyCategory: 'flat', totalArea: 50, city: 'Berlin' })).status).toBe(200)
+          for (let open = 0; open < 3; open++) {
+            const page = new AbortController()
+            const stream = await send(`/events?job=${encodeURIComponent(`pdf/create:${handle}`)}`, { signal: page.signal })
+            expect(stream.status).toBe(200)
+            page.abort()
+            await stream.body?.cancel().catch(() => {})
+          }
+          // A failure reported to onError (an unreachable service), and a webhook refused.
+          expect((await send('/webhooks', { method: 'POST', body: '{}', user: null })).status).toBe(401)
+        }
+      }
+      await new Promise((resolve) => setTimeout(resolve, 10))
+      expect(unhandled).toEqual([])
+    } finally {
+      process.off('unhandledRejection', record)
+      quiet.mockRestore()
+    }
+  })
 })
 
 describe('nothing secret in telemetry', () => {

@@ -3,24 +3,28 @@ import { createEventStreams, type StreamedJob } from './events.js'
 import { createHandles, type Handles } from './handles.js'
 import { createJobStatus, type JobSnapshot, type JobStatus } from './jobStatus.js'
 import type { Caller } from './guards.js'
-import { checkOptions, type ProxyLimits, type ProxyRate, type ToolsProxyOptions } from './options.js'
+import { checkOptions, DEFAULT_STREAM_RATE, type ProxyLimits, type ProxyRate, type ToolsProxyOptions } from './options.js'
 import { createService, type Service } from './service.js'
 import { createSigner } from './signing.js'
 import { createTelemetry, type Telemetry } from './telemetry.js'
 import { memoryStore } from './memoryStore.js'
 import { guardStore, type ProxyStore } from './store.js'
-import { readWebhookJob, webhookKeys, type WebhookOptions } from './webhooks.js'
+import { readWebhookJob, webhookSecrets, type WebhookOptions } from './webhooks.js'
+import { webhookVerifier, type WebhookVerifier } from './webhookVerify.js'
 
 /** A job an event stream carries, with the user it is rewritten for. */
 export type UserStreamedJob = StreamedJob & { user: Caller }
 
 export interface WebhookReceiver {
-  keys: Promise<CryptoKey>[]
+  verify: WebhookVerifier
   read: NonNullable<WebhookOptions['read']>
   maxBytes: number
   maxReading: number
-  /** Unverified bodies being read now. */
+  bodyTimeoutMs: number
+  /** Unverified bodies being read now that took a place (those still arriving after a moment). */
   reading: number
+  /** When a delivery that could have been the service's was last refused unread (no place, or too slow): watchers then read jobs sooner. */
+  refusedAt: number
 }
 
 /** What every route reads: the options resolved once, and the parts built from them. */
@@ -30,6 +34,8 @@ export interface ProxyContext {
   readonly basePath: string
   readonly limits: ProxyLimits | undefined
   readonly rate: ProxyRate
+  /** Event streams a user may open, per window. */
+  readonly streamRate: ProxyRate
   readonly maxUploadBytes: number
   readonly maxAnswerBytes: number
   /** A JSON call's body, at most. */
@@ -66,6 +72,8 @@ const MAX_JSON_REQUEST = 1024 * 1024
 const STORE_LIMIT = 1000
 /** A webhook's body, at most: a job's status and its result's text, many times over. */
 const DEFAULT_WEBHOOK_BYTES = 256 * 1024
+/** How long a webhook's body may take to arrive before its signature is checked: the service sends its small body at once. */
+const DEFAULT_WEBHOOK_BODY_MS = 5000
 /** How long a job's status is kept after its last change. */
 const STATUS_TTL = 60 * 60 * 1000
 /** With webhooks, how long a watched job may go without one before the proxy reads it itself. */
@@ -99,6 +107,8 @@ export function createContext(
     keepMs: STATUS_TTL,
     leaseMs: 10_000,
     webhookQuietMs: options.webhooks ? WEBHOOK_QUIET : undefined,
+    // A delivery refused for want of a place or time may have been the service's: read at the page's pace meanwhile.
+    webhooksMissed: () => context.webhooks !== undefined && Date.now() - context.webhooks.refusedAt < WEBHOOK_QUIET,
     report: service.report,
   })
   const context: ProxyContext = {
@@ -106,6 +116,7 @@ export function createContext(
     basePath,
     limits: options.limits,
     rate: options.rate ?? DEFAULT_RATE,
+    streamRate: options.streamRate ?? DEFAULT_STREAM_RATE,
     maxUploadBytes,
     maxAnswerBytes,
     jsonCap: Math.min(maxUploadBytes, MAX_JSON_REQUEST),
@@ -128,11 +139,13 @@ export function createContext(
       report: service.report,
     }),
     webhooks: options.webhooks && {
-      keys: webhookKeys(options.webhooks),
+      verify: webhookVerifier(webhookSecrets(options.webhooks)),
       read: options.webhooks.read ?? readWebhookJob,
       maxBytes: options.webhooks.maxBytes ?? DEFAULT_WEBHOOK_BYTES,
       maxReading: options.webhooks.maxReading ?? 16,
+      bodyTimeoutMs: options.webhooks.bodyTimeoutMs ?? DEFAULT_WEBHOOK_BODY_MS,
       reading: 0,
+      refusedAt: 0,
     },
     signedLinks: new Map(),
     streamsOf: new Map(),

@@ -2,6 +2,7 @@ import { jobName } from './jobSnapshot.js'
 import { createHeartbeat, type Beating } from './heartbeat.js'
 import { versionOf, type JobKey, type JobSnapshot, type JobStatus } from './jobStatus.js'
 import { EVENT_STREAM_HEADERS, eventId, fullEvent, jobEvent, jobTag, versionsIn } from './streamFormat.js'
+import { thrownText } from './partnerHooks.js'
 
 /** One job a stream carries: where it is in the store, and how the page names it. */
 export interface StreamedJob {
@@ -131,7 +132,7 @@ export function createEventStreams<J extends StreamedJob>(jobStatus: JobStatus, 
             send(jobEvent(job.tool, job.handle, status, json, eventId(carried)))
             if (snapshot.terminal) finish(entry)
           } catch (error) {
-            options.report(`a job event could not be sent: ${error instanceof Error ? error.message : String(error)}`)
+            options.report(`a job event could not be sent: ${thrownText(error)}`)
             close()
           }
         })
@@ -144,7 +145,7 @@ export function createEventStreams<J extends StreamedJob>(jobStatus: JobStatus, 
         const entry = { job, tag, sent: resumed.get(tag) ?? '', seen: resumed.get(tag) ?? '', ended: false }
         carried.push(entry)
         const failed = (error: unknown) => {
-          options.report(`a job could not be watched: ${error instanceof Error ? error.message : String(error)}`)
+          options.report(`a job could not be watched: ${thrownText(error)}`)
           close()
         }
         let told = false

@@ -1,7 +1,7 @@
 import { getTool } from '../tools/index.js'
 import { errorAnswer } from './answers.js'
 import type { ProxyContext, UserStreamedJob } from './context.js'
-import { toolNotAllowed } from './guards.js'
+import { overRate, rateLimited, toolNotAllowed } from './guards.js'
 import type { JobSnapshot } from './jobStatus.js'
 import type { Caller } from './guards.js'
 import { jobReply } from './rewrite.js'
@@ -9,6 +9,7 @@ import { readFailure } from './jobRoute.js'
 import { MAX_STREAMED_JOBS, type RefusedJob } from './events.js'
 import { keys, userJobsChannel } from './keys.js'
 import type { ProxyStore, StoreOperation } from './store.js'
+import { thrownText } from './partnerHooks.js'
 
 /**
  * `GET {basePath}/events?job=<tool id>:<handle>&…`: one stream of the page's jobs, each bound to
@@ -17,6 +18,9 @@ import type { ProxyStore, StoreOperation } from './store.js'
  * before, join it.
  */
 export async function eventsRoute(context: ProxyContext, request: Request, user: Caller): Promise<Response> {
+  // Opening a stream has its own rate, counted first: a refused open costs the store that count alone.
+  const wait = await overRate(context, user, 'streamRate')
+  if (wait !== undefined) return rateLimited(wait)
   const wanted = new URL(request.url).searchParams.getAll('job')
   if (wanted.length === 0 || wanted.length > MAX_STREAMED_JOBS) {
     return errorAnswer(400, 'invalidInput', `Name from 1 to ${MAX_STREAMED_JOBS} jobs, as job=<tool>:<handle>.`)
@@ -55,7 +59,7 @@ export async function eventsRoute(context: ProxyContext, request: Request, user:
   const join = (text: string, since = 0) =>
     void userJob(context, user, text, since, page).then(
       (job) => job && stream.add?.(job),
-      (error: unknown) => context.service.report(`a new job could not join its user's stream: ${String(error)}`),
+      (error: unknown) => context.service.report(`a new job could not join its user's stream: ${thrownText(error)}`),
     )
   let unsubscribe: (() => Promise<void>) | undefined
   let recent: string[]

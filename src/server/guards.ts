@@ -30,22 +30,43 @@ export async function signedInUser(context: ProxyContext, request: Request): Pro
   return { user: user.user, tools: user.tools, storeId: storeIdOf(user.user) }
 }
 
-/** A request counted against the user's rate: the store's operation, and the seconds to wait when the count it answers is over the rate. */
-export function rateCount({ rate }: ProxyContext, { storeId }: Caller) {
+/**
+ * A request counted against one of the user's rates (`rate`, or `streamRate` for event streams
+ * opened): the store's operation, and the seconds to wait when the count it answers is over it.
+ */
+export function rateCount(context: ProxyContext, { storeId }: Caller, which: 'rate' | 'streamRate' = 'rate') {
+  const rate = context[which]
   const now = Date.now()
   const window = Math.floor(now / rate.perMs)
+  const key = which === 'rate' ? keys.rate(storeId, window) : keys.streamRate(storeId, window)
   return {
-    operation: { op: 'increment', key: keys.rate(storeId, window), delta: 1, ttlMs: rate.perMs } as const,
+    operation: { op: 'increment', key, delta: 1, ttlMs: rate.perMs } as const,
     wait: (count: number) => (count > rate.requests ? Math.max(1, Math.ceil(((window + 1) * rate.perMs - now) / 1000)) : undefined),
   }
 }
 
-/** Counts a request against the user's rate; the seconds to wait when over it. */
-export async function overRate(context: ProxyContext, user: Caller): Promise<number | undefined> {
-  const { operation, wait } = rateCount(context, user)
+/**
+ * Counts a request against one of the user's rates; the seconds to wait when over it. A count
+ * never goes down within its window: a user found over it is refused with no store trip until
+ * the window ends (per instance, at most MAX_OVER users remembered).
+ */
+export async function overRate(context: ProxyContext, user: Caller, which: 'rate' | 'streamRate' = 'rate'): Promise<number | undefined> {
+  const { operation, wait } = rateCount(context, user, which)
+  let over = overBy.get(context)
+  if (!over) overBy.set(context, (over = new Map()))
+  if (over.get(operation.key)) return wait(Infinity)
   const [count] = await together(context.store, [operation])
-  return wait(count)
+  const answer = wait(count)
+  if (answer !== undefined) {
+    if (over.size >= MAX_OVER) over.clear()
+    over.set(operation.key, true)
+  }
+  return answer
 }
+
+/** Per proxy, the rate keys (a user's, in one window) found over their rate lately. */
+const overBy = new WeakMap<ProxyContext, Map<string, true>>()
+const MAX_OVER = 10_000
 
 export const rateLimited = (wait: number) =>
   errorAnswer(429, 'rateLimited', 'Too many requests; try again shortly.', { headers: { 'Retry-After': String(wait) } })

@@ -1,6 +1,7 @@
 import { JOBS_CHANNEL } from './keys.js'
 import { jobName, type JobKey, type JobSnapshot } from './jobSnapshot.js'
 import type { ProxyStore } from './store.js'
+import { thrownText } from './partnerHooks.js'
 
 type Listener = (snapshot: JobSnapshot) => void
 
@@ -28,7 +29,7 @@ export function createJobChannel(store: ProxyStore, kept: (key: JobKey) => Promi
           for (const [id, { key }] of listeners) {
             kept(key).then(
               (snapshot) => snapshot && snapshot.readAt > 0 && tell(id, snapshot),
-              (error: unknown) => report(`a job's status could not be read again: ${String(error)}`),
+              (error: unknown) => report(`a job's status could not be read again: ${thrownText(error)}`),
             )
           }
         },

@@ -28,6 +28,8 @@ export interface JobStatusOptions {
   leaseMs: number
   /** The service sends webhooks: a watcher waits this long for one before reading the job itself. */
   webhookQuietMs?: number
+  /** Whether a delivery that may have been the service's was refused lately: then jobs are read as with no webhooks. */
+  webhooksMissed?: () => boolean
   /** Tells the partner of a watcher's failed read, and of a read's answer the store could not keep. */
   report: (message: string) => void
 }
@@ -61,8 +63,13 @@ export const jobName = ({ toolPath, jobId }: JobKey) => `${toolPath}:${jobId}`
  * Until when a read may answer with a snapshot without reading the service: while it is fresh,
  * forever once the job has ended, and with webhooks until they fall quiet (the creation's answer too).
  */
-export function servedUntil(snapshot: JobSnapshot, { freshMs, webhookQuietMs }: Pick<JobStatusOptions, 'freshMs' | 'webhookQuietMs'>): number {
+export function servedUntil(snapshot: JobSnapshot, options: Pick<JobStatusOptions, 'freshMs' | 'webhookQuietMs' | 'webhooksMissed'>): number {
   if (snapshot.readAt > 0 && snapshot.terminal) return Infinity
-  const fresh = snapshot.readAt > 0 ? snapshot.readAt + freshMs : 0
-  return Math.max(fresh, webhookQuietMs === undefined ? 0 : (snapshot.readAt || snapshot.since || 0) + webhookQuietMs)
+  const fresh = snapshot.readAt > 0 ? snapshot.readAt + options.freshMs : 0
+  const quiet = webhookQuiet(options)
+  return Math.max(fresh, quiet === undefined ? 0 : (snapshot.readAt || snapshot.since || 0) + quiet)
 }
+
+/** How long webhooks may fall quiet before a job is read: none without them, nor while one may have been refused. */
+export const webhookQuiet = ({ webhookQuietMs, webhooksMissed }: Pick<JobStatusOptions, 'webhookQuietMs' | 'webhooksMissed'>) =>
+  webhooksMissed?.() ? undefined : webhookQuietMs

@@ -1,3 +1,4 @@
+import { batchedGets } from './batchedGets.js'
 import { createJobChannel } from './jobChannel.js'
 import { winnersNews } from './jobClaim.js'
 import { jobName, servedUntil, succeeded as ok, type JobKey, type JobSnapshot, type JobStatusOptions } from './jobSnapshot.js'
@@ -36,6 +37,7 @@ export function createJobStatus(store: ProxyStore, readService: (key: JobKey) =>
   const statusKey = (key: JobKey) => keys.status(name(key))
   const parsed = (text: string | undefined) => (text ? (JSON.parse(text) as JobSnapshot) : undefined)
   const kept = async (key: JobKey) => parsed(await store.get(statusKey(key)))
+  const keptTogether = batchedGets(store) // the snapshots a stream asks for as it opens: one trip for all
 
   const channel = createJobChannel(store, kept, options.report)
   /** Until when each job was current as this instance last saw it: a hint, never a reason to answer. */
@@ -184,13 +186,13 @@ export function createJobStatus(store: ProxyStore, readService: (key: JobKey) =>
     async watch(key: JobKey, listener: (snapshot: JobSnapshot) => void): Promise<() => void> {
       await channel.subscribe()
       const { first, stop } = channel.listen(key, listener)
-      const snapshot = await kept(key).catch((error: unknown) => {
+      const snapshot = parsed(await keptTogether(statusKey(key)).catch((error: unknown) => {
         stop()
         throw error
-      })
+      }))
       // The creation's answer too: a page that did not create the job has nothing else.
       if (snapshot) listener(snapshot)
-      if (first) void watchLoop(watcher, key)
+      if (first) void watchLoop(watcher, key, snapshot)
       return stop
     },
   }

@@ -1,7 +1,8 @@
 import { pollDelay } from '../tools/internal.js'
-import { jobName, succeeded as ok, type JobKey, type JobSnapshot, type JobStatusOptions } from './jobSnapshot.js'
+import { jobName, succeeded as ok, webhookQuiet, type JobKey, type JobSnapshot, type JobStatusOptions } from './jobSnapshot.js'
 import { keys } from './keys.js'
 import type { ProxyStore } from './store.js'
+import { thrownText } from './partnerHooks.js'
 
 /** What a watcher needs of the job status: the store, the snapshot kept, one shared read, and the pages listening here. */
 export interface Watched {
@@ -15,12 +16,19 @@ export interface Watched {
   tell(id: string, snapshot: JobSnapshot): void
 }
 
-/** Reads the service for a job while this instance holds its lease and pages here listen. */
-export async function watchLoop({ store, instance, options, kept, readNow, watched, tell }: Watched, key: JobKey) {
+/**
+ * Reads the service for a job while this instance holds its lease and pages here listen. `known`:
+ * the job's snapshot as the store held it a moment ago, when the watch began.
+ */
+export async function watchLoop({ store, instance, options, kept, readNow, watched, tell }: Watched, key: JobKey, known?: JobSnapshot) {
   const id = jobName(key)
   let lastTry = 0
-  while (watched(id)) {
-    let wait = options.leaseMs / 2
+  // Nothing to do before its next read is due: a stream opened and closed at once costs no lease.
+  let wait = known && !known.terminal ? Math.min(options.leaseMs / 3, nextRead(options, known, 0, Date.now()).due - Date.now()) : 0
+  for (;;) {
+    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait))
+    if (!watched(id)) return
+    wait = options.leaseMs / 2
     try {
       const snapshot = await kept(key)
       if (snapshot?.terminal) {
@@ -29,9 +37,7 @@ export async function watchLoop({ store, instance, options, kept, readNow, watch
       }
       if (await store.lease(keys.lease(id), instance, options.leaseMs)) {
         const now = Date.now()
-        const age = now - (snapshot?.since ?? now)
-        const pace = options.webhookQuietMs ?? pollDelay(age, 3000, false)
-        const due = Math.max(snapshot?.readAt || snapshot?.since || 0, lastTry) + pace
+        const { pace, due } = nextRead(options, snapshot, lastTry, now)
         if (!snapshot || now >= due) {
           lastTry = now
           const read = await readNow(key, snapshot)
@@ -44,8 +50,15 @@ export async function watchLoop({ store, instance, options, kept, readNow, watch
         }
       }
     } catch (error) {
-      options.report(`watching a job: ${error instanceof Error ? error.message : String(error)}`)
+      options.report(`watching a job: ${thrownText(error)}`)
     }
-    await new Promise((resolve) => setTimeout(resolve, Math.max(50, wait)))
+    wait = Math.max(50, wait)
   }
+}
+
+/** When a watcher reads a job next: at the client's pace for its age, or, with webhooks, once they fall quiet. */
+function nextRead(options: JobStatusOptions, snapshot: JobSnapshot | undefined, lastTry: number, now: number) {
+  const age = now - (snapshot?.since ?? now)
+  const pace = webhookQuiet(options) ?? pollDelay(age, 3000, false)
+  return { pace, due: Math.max(snapshot?.readAt || snapshot?.since || 0, lastTry) + pace }
 }

@@ -5,6 +5,8 @@
 export const keys = {
   /** A user's requests in one window of the rate (`user` is `storeIdOf(id)`, as in every key naming a user). */
   rate: (user: string, window: number) => `rate:${user}:${window}`,
+  /** A user's event streams opened in one window of `streamRate`. */
+  streamRate: (user: string, window: number) => `stream-rate:${user}:${window}`,
   /** A user's billable calls in one window of the spend cap (windows counted from the epoch). */
   calls: (user: string, window: number) => `calls:${user}:${window}`,
   /** A job creation's Idempotency-Key already counted under the cap. */

@@ -72,7 +72,13 @@ export interface ToolsProxyOptions {
   heartbeatMs?: number
   /** Event streams one user may hold open on one instance (a page holds one). Default 16. */
   streamsPerUser?: number
-  /** Where the proxy reports what a partner should see (an unreachable service, a refused key, a failing store). Default `console.error`. Never given the key or the secret. */
+  /**
+   * Event streams one user may open per `perMs`, on every instance together; more answer 429 with
+   * `Retry-After`, at the cost of the count alone. Default 30 per 10 s: a page opens one for its
+   * life, and again after `streamMaxMs` or a cut, with backoff.
+   */
+  streamRate?: ProxyRate
+  /** Where the proxy reports what a partner should see (an unreachable service, a refused key, a failing store). Default `console.error`. Never given the key or the secret. One that throws is told to `console.error`; no answer changes. */
   onError?: (message: string) => void
   /**
    * Told what the proxy did, for a logger: each request answered (route, tool, outcome, the
@@ -83,6 +89,9 @@ export interface ToolsProxyOptions {
    */
   onEvent?: (event: ProxyEvent) => void
 }
+
+/** `streamRate` unless set: a page opens one stream for its life. */
+export const DEFAULT_STREAM_RATE: ProxyRate = { requests: 30, perMs: 10_000 }
 
 export interface ToolsProxy {
   /** Answers one request under `basePath`: a Fetch-standard handler for any runtime. */
@@ -99,9 +108,14 @@ function checkOptions(options: ToolsProxyOptions): string {
   if (!options.apiKey) fail('`apiKey` is required: the service key the proxy adds.')
   if (typeof options.basePath !== 'string' || !options.basePath.startsWith('/')) fail('`basePath` must be the path the handler is mounted at, e.g. "/api/tools".')
   if (options.limits && !(options.limits.calls >= 0 && options.limits.windowMs > 0)) fail('`limits` needs `calls` (0 or more) and `windowMs` (above 0).')
-  if (options.rate && !(options.rate.requests > 0 && options.rate.perMs > 0)) fail('`rate` needs `requests` and `perMs`, both above 0.')
+  for (const name of ['rate', 'streamRate'] as const) {
+    const rate = options[name]
+    if (rate && !(rate.requests > 0 && rate.perMs > 0)) fail(`\`${name}\` needs \`requests\` and \`perMs\`, both above 0.`)
+  }
   const webhooks = options.webhooks
-  if (webhooks && !((webhooks.maxBytes ?? 1) > 0 && (webhooks.maxReading ?? 1) >= 1)) fail('`webhooks.maxBytes` and `webhooks.maxReading` must be above 0.')
+  if (webhooks && !((webhooks.maxBytes ?? 1) > 0 && (webhooks.maxReading ?? 1) >= 1 && (webhooks.bodyTimeoutMs ?? 1) > 0)) {
+    fail('`webhooks.maxBytes`, `webhooks.maxReading` and `webhooks.bodyTimeoutMs` must be above 0.')
+  }
   for (const tool of options.fileTools ?? []) if (!getTool(tool)) fail(`\`fileTools\` names "${tool}", which is not a tool.`)
   for (const origin of [...(options.downloadOrigins ?? []), ...(options.allowedOrigins ?? [])]) {
     let parsed: URL | undefined

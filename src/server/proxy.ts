@@ -1,7 +1,9 @@
 import { errorAnswer } from './answers.js'
-import { createContext } from './context.js'
+import { closeUnread } from './bodies.js'
+import { createContext, type ProxyContext } from './context.js'
 import { jobOnStream } from './eventsRoute.js'
 import { AnswerTooLarge } from './links.js'
+import { thrownText } from './partnerHooks.js'
 import type { ToolsProxy, ToolsProxyOptions } from './options.js'
 import { route } from './router.js'
 import { StoreUnavailable } from './store.js'
@@ -18,26 +20,25 @@ export type { ProxyEvent, ProxyOutcome, ProxyRequestEvent, ProxyRouteKind, Proxy
  */
 export function createToolsProxy(options: ToolsProxyOptions): ToolsProxy {
   const context = createContext(options, jobOnStream)
-  const answered: ToolsProxy = {
-    async handle(request) {
-      try {
-        return await route(context, request)
-      } catch (error) {
-        if (error instanceof StoreUnavailable) {
-          context.service.report(`the store failed: ${error.message}`)
-          return errorAnswer(503, 'storeUnavailable', 'The tools are unavailable for a moment; try again shortly.', {
-            headers: { 'Retry-After': '1' },
-          })
-        }
-        if (error instanceof AnswerTooLarge || (error instanceof UpstreamFailure && error.reason === 'too-large')) {
-          return errorAnswer(502, 'answerTooLarge', 'The tools service’s answer is too large to pass on.')
-        }
-        const what = error instanceof Error ? `${error.name}: ${error.message}` : String(error)
-        context.service.report(`${request.method} ${new URL(request.url).pathname}: ${what}`)
-        return errorAnswer(500, 'failed', 'The request could not be handled.')
-      }
-    },
-  }
   // Each request observed whole, the proxy's own failures included: its span, its metrics, its event.
-  return { handle: (request) => context.telemetry.observe(request, () => answered.handle(request)) }
+  return { handle: (request) => context.telemetry.observe(request, async () => closeUnread(request, await answer(context, request))) }
+}
+
+/** The route's answer, or the proxy's own for what failed on the way. */
+async function answer(context: ProxyContext, request: Request): Promise<Response> {
+  try {
+    return await route(context, request)
+  } catch (error) {
+    if (error instanceof StoreUnavailable) {
+      context.service.report(`the store failed: ${error.message}`)
+      return errorAnswer(503, 'storeUnavailable', 'The tools are unavailable for a moment; try again shortly.', {
+        headers: { 'Retry-After': '1' },
+      })
+    }
+    if (error instanceof AnswerTooLarge || (error instanceof UpstreamFailure && error.reason === 'too-large')) {
+      return errorAnswer(502, 'answerTooLarge', 'The tools service’s answer is too large to pass on.')
+    }
+    context.service.report(`${request.method} ${new URL(request.url).pathname}: ${thrownText(error)}`)
+    return errorAnswer(500, 'failed', 'The request could not be handled.')
+  }
 }

@@ -1,3 +1,4 @@
+import { callHook, thrownText } from './partnerHooks.js'
 import { BATCH, sha1Of } from './redisScript.js'
 import type { ProxyStore, StoreListener, StoreOperation } from './store.js'
 
@@ -42,9 +43,9 @@ export interface RedisStoreOptions {
 export function redisStore(client: RedisEvalClient, { prefix = 'tools-proxy:', onError }: RedisStoreOptions = {}): ProxyStore {
   let lastReported = ''
   const reportError = (error: unknown) => {
-    const message = `[tools proxy] Redis: ${error instanceof Error ? error.message || error.name : String(error)}`
+    const message = `[tools proxy] Redis: ${error instanceof Error ? error.message || error.name : thrownText(error)}`
     // A reconnecting client repeats its error on every try: say it once until it changes.
-    if (message !== lastReported) (onError ?? console.error)((lastReported = message))
+    if (message !== lastReported) callHook(onError ?? console.error, [(lastReported = message)], (text) => console.error(`[tools proxy] onError failed: ${text}`))
   }
   client.on?.('error', reportError)
   /** The subscribing connection, opened on the first subscription; every listener of a channel shares one Redis subscription. */

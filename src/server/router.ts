@@ -24,7 +24,7 @@ interface Route {
   /**
    * Not counted under `rate`, which guards against a person's flood, not the kit following its own
    * jobs: a job read costs the service at most one read per job a second, whoever asks (jobStatus),
-   * and a user's open streams are capped by `streamsPerUser`.
+   * and a user's open streams are capped by `streamsPerUser`, their opening by `streamRate`.
    */
   followsJobs?: true
   /** The service's own call: its signature, not a session, says who sent it. */
@@ -64,26 +64,32 @@ export async function route(context: ProxyContext, request: Request): Promise<Re
   const rest = pathname.startsWith(`${basePath}/`) ? pathname.slice(basePath.length) : undefined
   let matched: Route | undefined
   for (const match of rest === undefined ? [] : ROUTES) if ((matched = match(rest!))) break
-  if (!matched) return refuse(request, errorAnswer(404, 'notFound', 'Not found.'), timeoutMs)
+  // A request to no route, by another method or from another site is refused unread, at once: its connection closes after the answer (closeUnread).
+  if (!matched) return errorAnswer(404, 'notFound', 'Not found.')
   const { method, kind, tool } = matched
   context.telemetry.note(request, { kind, route: basePath + matched.name, tool })
   if (request.method !== method && !(method === 'GET' && request.method === 'HEAD')) {
-    return refuse(request, errorAnswer(405, 'methodNotAllowed', `Use ${method}.`, { headers: { Allow: method } }), timeoutMs)
+    return errorAnswer(405, 'methodNotAllowed', `Use ${method}.`, { headers: { Allow: method } })
   }
   if (matched.open) return matched.open(context, request)
   if (method === 'POST' && crossSite(request, context.allowedOrigins)) {
-    return refuse(request, errorAnswer(403, 'crossSite', 'This request came from another site.'), timeoutMs)
+    return errorAnswer(403, 'crossSite', 'This request came from another site.')
   }
   const user = await signedInUser(context, request)
-  if (!user) return refuse(request, errorAnswer(401, 'unauthorized', 'Sign in to use the tools.'), timeoutMs)
+  // Perhaps a page whose session ended: what of its body comes at once is read, so it sees the answer.
+  if (!user) return refuse(request, errorAnswer(401, 'unauthorized', 'Sign in to use the tools.'), SIGNED_OUT_DRAIN_MS)
   context.telemetry.note(request, { user: user.user })
   const allowed = !tool || user.tools.includes(tool)
   // A call the user may make is counted under the rate with its place under the cap, in one trip (callRoute).
   const wait = matched.followsJobs || (kind === 'call' && allowed) ? undefined : await overRate(context, user)
+  // A signed-in person's refusal is answered once some of the body is read (refuse): their page sees it, not a reset.
   if (wait !== undefined) return refuse(request, rateLimited(wait), timeoutMs)
   if (!allowed) return refuse(request, toolNotAllowed(tool), timeoutMs)
   return matched.run!(context, request, user)
 }
+
+/** How long a body is read before a 401 is answered: a page's upload arrives at once, a trickle is not waited for. */
+const SIGNED_OUT_DRAIN_MS = 1000
 
 function decodeSegment(segment: string): string {
   try {

@@ -1,4 +1,5 @@
 import { errorAnswer, relayedHeaders } from './answers.js'
+import { callHook } from './partnerHooks.js'
 import { endedIn, type JobKey, type JobSnapshot } from './jobStatus.js'
 import type { ToolsProxyOptions } from './options.js'
 import type { Telemetry } from './telemetry.js'
@@ -31,7 +32,8 @@ export function createService(
   const report = (message: string) => {
     let line = `[tools proxy] ${message}`
     for (const secret of [lastKey, options.secret]) if (secret) line = line.split(secret).join('[redacted]')
-    ;(options.onError ?? console.error)(line)
+    // A partner's onError that fails is told to the console, never to the request.
+    callHook(options.onError ?? console.error, [line], (text) => console.error(`[tools proxy] onError failed: ${text}`))
   }
 
   /** A request to the service with the key; never follows a redirect (no runtime's fetch may take the key elsewhere). */

@@ -2,6 +2,7 @@
 // `onEvent`. With nothing registered and no `onEvent`, a request costs one property read.
 import type { ToolId } from '../tools/index.js'
 import { proxyCodeOf } from './answers.js'
+import { callHook, thrownText } from './partnerHooks.js'
 import { registeredOtel, SPAN_CLIENT, SPAN_INTERNAL, SPAN_KEY, SpanContext, STATUS_ERROR, type Instruments, type OtelSpan } from './otel.js'
 import type { ProxyEvent, ProxyOutcome, ProxyRequestEvent, ProxyRouteKind, ProxyUpstreamEvent } from './proxyEvent.js'
 import type { Signer } from './signing.js'
@@ -47,16 +48,7 @@ export function createTelemetry(options: {
   const registered = registeredOtel()
 
   /** Tells `onEvent`; one that throws (or rejects) is reported and never breaks the request. */
-  const tell = (event: ProxyEvent) => {
-    if (!onEvent) return
-    const failed = (error: unknown) => report(`onEvent failed: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`)
-    try {
-      const result = onEvent(event) as unknown
-      if (result instanceof Promise) result.catch(failed)
-    } catch (error) {
-      failed(error)
-    }
-  }
+  const tell = (event: ProxyEvent) => callHook(onEvent, [event], (text) => report(`onEvent failed: ${text}`))
 
   const hashOf = (user: string) => {
     let hash = hashes.get(user)
@@ -136,7 +128,7 @@ export function createTelemetry(options: {
         span?.end()
         throw error
       }
-      await finish(request, facts, response, started, now.instruments).catch((error: unknown) => report(`telemetry failed: ${String(error)}`))
+      await finish(request, facts, response, started, now.instruments).catch((error: unknown) => report(`telemetry failed: ${thrownText(error)}`))
       return response
     },
 

@@ -1,3 +1,4 @@
+import { thrownText } from './partnerHooks.js'
 /** Why a request to the service came to nothing. */
 export class UpstreamFailure extends Error {
   constructor(
@@ -51,7 +52,7 @@ export function upstreamTimer(timeoutMs: number, pageSignal?: AbortSignal) {
 export function failureOf(error: unknown, timer: { timedOut: boolean; signal: AbortSignal }): UpstreamFailure {
   if (error instanceof UpstreamFailure) return error
   if (timer.signal.aborted && timer.signal.reason instanceof UpstreamFailure) return timer.signal.reason
-  return new UpstreamFailure('unreachable', error instanceof Error ? `${error.name}: ${error.message}` : String(error))
+  return new UpstreamFailure('unreachable', thrownText(error))
 }
 
 /** Whether a failed request can have reached the service at all: a refused connection cannot. */

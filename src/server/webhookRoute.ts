@@ -1,7 +1,6 @@
 import { defaultInterpretation, isTerminal } from '../tools/index.js'
-import { webhookSigned } from '../tools/internal.js'
 import { errorAnswer, relayedHeaders } from './answers.js'
-import { refuse, smallBody } from './bodies.js'
+import { smallBytes } from './bodies.js'
 import type { ProxyContext, WebhookReceiver } from './context.js'
 import type { JobSnapshot } from './jobStatus.js'
 import { keys } from './keys.js'
@@ -10,12 +9,12 @@ import { webhookHeaders, WEBHOOK_TOLERANCE_MS, type WebhookHeaders, type Webhook
 /** `POST {basePath}/webhooks`: the service telling of a job. Verified first; then kept and published like a read. */
 export async function webhookRoute(context: ProxyContext, request: Request): Promise<Response> {
   const { webhooks, store, jobStatus } = context
-  if (!webhooks) return refuse(request, errorAnswer(404, 'notFound', 'Not found.'), context.timeoutMs)
+  if (!webhooks) return errorAnswer(404, 'notFound', 'Not found.')
   // A stranger's delivery costs no read: what its headers show is checked first.
   const headers = webhookHeaders(request.headers, Date.now())
   if ('refused' in headers) return refused(headers.refused)
-  const text = await verifiedBody(webhooks, request, headers, context.timeoutMs)
-  if (text instanceof Response) return text
+  const body = await verifiedBody(webhooks, request, headers)
+  if (body instanceof Response) return body
   // A webhook sent again (the sender's retry) changes nothing once one of its id was taken in. The
   // mark is written only after the status is: a delivery answered 503 (the store stalled) is taken
   // when it comes again, and taking one twice is harmless (a status never goes back).
@@ -23,7 +22,7 @@ export async function webhookRoute(context: ProxyContext, request: Request): Pro
   if (await store.get(seen)) return new Response(null, { status: 204 })
   let payload: unknown
   try {
-    payload = JSON.parse(text)
+    payload = JSON.parse(new TextDecoder().decode(body))
   } catch {
     return errorAnswer(400, 'invalidInput', 'The webhook’s body is not JSON.')
   }
@@ -35,19 +34,33 @@ export async function webhookRoute(context: ProxyContext, request: Request): Pro
   return new Response(null, { status: 204 })
 }
 
-/** The body, once its signature is checked: at most `maxReading` read at once, each up to `maxBytes`. */
-async function verifiedBody(webhooks: WebhookReceiver, request: Request, headers: WebhookHeaders, timeoutMs: number): Promise<string | Response> {
-  if (webhooks.reading >= webhooks.maxReading) {
-    return errorAnswer(429, 'rateLimited', 'Too many webhooks are being read; send it again shortly.', { headers: { 'Retry-After': '1' } })
+/** A body still arriving after this long takes one of `maxReading` places; one sent whole (the service's) takes none. */
+const QUICK_BODY_MS = 250
+
+/**
+ * The body, once its signature is checked: each up to `maxBytes`, within `bodyTimeoutMs`; one still
+ * arriving after QUICK_BODY_MS only with one of `maxReading` places, so slow senders, however many,
+ * hold at most that many bodies and never keep out a delivery sent whole.
+ */
+async function verifiedBody(webhooks: WebhookReceiver, request: Request, headers: WebhookHeaders): Promise<Uint8Array | Response> {
+  let placed = false
+  const take = () => {
+    if (webhooks.reading >= webhooks.maxReading) {
+      webhooks.refusedAt = Date.now()
+      return errorAnswer(429, 'rateLimited', 'Too many webhooks are being read; send it again shortly.', { headers: { 'Retry-After': '1' } })
+    }
+    webhooks.reading++
+    placed = true
   }
-  webhooks.reading++
   try {
-    const text = await smallBody(request, webhooks.maxBytes, timeoutMs)
-    if (text instanceof Response) return text
-    const signed = await webhookSigned(await Promise.all(webhooks.keys), headers.signature, headers.id, headers.timestamp, text)
-    return signed ? text : refused('no signature matches')
+    const body = await smallBytes(request, webhooks.maxBytes, webhooks.bodyTimeoutMs, { afterMs: QUICK_BODY_MS, take })
+    if (body instanceof Response) {
+      if (body.status === 408) webhooks.refusedAt = Date.now()
+      return body
+    }
+    return (await webhooks.verify(headers.signatures, headers.id, headers.timestamp, body)) ? body : refused('no signature matches')
   } finally {
-    webhooks.reading--
+    if (placed) webhooks.reading--
   }
 }
 

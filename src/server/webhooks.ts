@@ -1,5 +1,3 @@
-import { webhookKey, webhookSignatures } from '../tools/internal.js'
-
 /** A job as a webhook tells of it. */
 export interface WebhookJob {
   /** The service's id of the job. */
@@ -20,31 +18,32 @@ export interface WebhookOptions {
   read?: (body: unknown) => WebhookJob | null | undefined
   /** Largest webhook body read, in bytes; a larger one is 413. Default 256 KiB: a job's status and its result's text. */
   maxBytes?: number
-  /** Webhook bodies read at once by one instance before their signature is checked; more wait outside with 429. Default 16. */
+  /**
+   * Webhook bodies still arriving after a quarter of a second that one instance reads at once before
+   * their signature is checked; more are refused 429. A delivery sent whole (the service's) needs no
+   * place, so strangers holding every place keep none of its deliveries out. Default 16.
+   */
   maxReading?: number
+  /** How long a webhook's body may take to arrive before its signature is checked, in ms; then 408. Default 5 s: the service sends its small body at once. */
+  bodyTimeoutMs?: number
 }
 
 /** How far a webhook's timestamp may be from now, either way. */
 export const WEBHOOK_TOLERANCE_MS = 5 * 60 * 1000
 
-/** Checks a webhook secret list at startup: a TypeError naming the problem, before any webhook arrives. */
-export function webhookKeys(options: WebhookOptions): Promise<CryptoKey>[] {
+/** Checks a webhook secret list at startup: a TypeError naming the problem, before any webhook arrives; the secrets, as a list. */
+export function webhookSecrets(options: WebhookOptions): readonly string[] {
   const secrets = typeof options.secret === 'string' ? [options.secret] : options.secret
   if (!Array.isArray(secrets) || secrets.length === 0) throw new TypeError('createToolsProxy: `webhooks.secret` must be the endpoint’s `whsec_…` secret, or a list of them.')
-  return secrets.map((secret) => {
-    try {
-      return webhookKey(secret)
-    } catch {
-      throw new TypeError('createToolsProxy: a `webhooks.secret` is not a `whsec_…` secret (base64 after the prefix).')
-    }
-  })
+  return secrets
 }
 
 /** A webhook's headers, checked before its body is read. */
 export interface WebhookHeaders {
   id: string
   timestamp: string
-  signature: string
+  /** Its well-formed `v1` signatures, as their base64 (at most eight). */
+  signatures: string[]
 }
 
 /**
@@ -61,8 +60,23 @@ export function webhookHeaders(headers: Headers, now: number): WebhookHeaders | 
   if (!/^\d{1,12}$/.test(timestamp) || Math.abs(now - Number(timestamp) * 1000) > WEBHOOK_TOLERANCE_MS) {
     return { refused: 'the timestamp is not within five minutes of now' }
   }
-  if (webhookSignatures(signature).length === 0) return { refused: 'no v1 signature is well formed' }
-  return { id, timestamp, signature }
+  const signatures = v1Signatures(signature)
+  if (signatures.length === 0) return { refused: 'no v1 signature is well formed' }
+  return { id, timestamp, signatures }
+}
+
+/** A `v1` signature as Standard Webhooks writes it: the base64 of an HMAC-SHA256 (32 bytes). */
+const V1 = /^v1,([A-Za-z0-9+/]{43}=)$/
+
+/** The base64 of a header's well-formed `v1` signatures, at most eight: checked by their form, decoded only to be compared. */
+function v1Signatures(header: string): string[] {
+  const found: string[] = []
+  // A header of thousands of signatures costs no more than its first few.
+  for (const part of header.split(' ', 64)) {
+    const base64 = V1.exec(part)?.[1]
+    if (base64 && found.push(base64) === 8) break
+  }
+  return found
 }
 
 const record = (value: unknown): Record<string, unknown> | undefined =>

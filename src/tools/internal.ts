@@ -8,6 +8,7 @@ export {
   pollDelay,
   toToolsError,
   webhookKey,
+  webhookSecretBytes,
   webhookSignature,
   webhookSignatures,
   webhookSigned,

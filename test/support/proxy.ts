@@ -10,7 +10,7 @@ export const LONG_WINDOW = 1000 * 365 * 86_400_000
 
 /**
  * A proxy in process for the stand-in service `fetch`, mounted at /api/tools: the user is the
- * `x-user` header, with every tool unless `toolsOf(user)` says otherwise; a rate no test meets.
+ * `x-user` header, with every tool unless `toolsOf(user)` says otherwise; rates no test meets.
  */
 export function testProxy(fetch: typeof globalThis.fetch, options: Partial<ToolsProxyOptions> = {}, toolsOf: (user: string) => readonly ToolId[] | undefined = () => undefined) {
   return createToolsProxy({
@@ -23,6 +23,7 @@ export function testProxy(fetch: typeof globalThis.fetch, options: Partial<Tools
       return user ? { user, tools: [...(toolsOf(user) ?? ALL)] } : null
     },
     rate: { requests: 100_000, perMs: 1000 },
+    streamRate: { requests: 100_000, perMs: 1000 },
     fetch,
     onError: () => {},
     ...options,

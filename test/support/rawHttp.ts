@@ -24,7 +24,9 @@ export function rawPost(url: string, headers: Record<string, string>, bytes: num
     }
     if (stallAfter >= bytes && !client.destroyed) client.end()
   })()
-  return { status, close: () => client.destroy() }
+  /** When the connection ended, whoever ended it. */
+  const closed = new Promise<void>((resolve) => client.on('close', () => resolve()))
+  return { status, closed, close: () => client.destroy() }
 }
 
 /** Until the connection takes more, or closes. */
