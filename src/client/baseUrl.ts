@@ -22,5 +22,5 @@ export function resolveBaseUrl(baseUrl: string): string {
 export function checkBaseUrl(baseUrl: unknown): void {
   if (typeof baseUrl === 'string' && baseUrl && !/\s|^(undefined|null)(\/|$)/.test(baseUrl)) return
   const given = typeof baseUrl === 'string' ? JSON.stringify(baseUrl) : String(baseUrl)
-  throw new TypeError(`@cabinet/tools-react: baseUrl must be the service's URL or a proxy's path such as '/api/tools'; got ${given}`)
+  throw new TypeError(`baseUrl must be a URL or a path like /api/tools, not ${given}`)
 }
