@@ -449,12 +449,12 @@ describe('useObjectUrl', () => {
 describe('a missing or malformed baseUrl', () => {
   // What a build with its setting unset, or set wrong, passes.
   const wrong: [unknown, string][] = [
-    [undefined, 'got undefined'],
-    ['', 'got ""'],
-    ['undefined', 'got "undefined"'],
-    ['null', 'got "null"'],
-    ['undefined/v1', 'got "undefined/v1"'],
-    ['https://tools.example /v1', 'got "https://tools.example /v1"'],
+    [undefined, 'not undefined'],
+    ['', 'not ""'],
+    ['undefined', 'not "undefined"'],
+    ['null', 'not "null"'],
+    ['undefined/v1', 'not "undefined/v1"'],
+    ['https://tools.example /v1', 'not "https://tools.example /v1"'],
   ]
 
   it.each(wrong)('%j is a TypeError naming baseUrl at once, at the provider and at createToolsClient, and nothing is sent', (baseUrl, shown) => {
