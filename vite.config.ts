@@ -3,6 +3,7 @@
 import { storybookTest } from '@storybook/addon-vitest/vitest-plugin'
 import { playwright } from '@vitest/browser-playwright'
 import react from '@vitejs/plugin-react'
+import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config'
 
@@ -74,8 +75,12 @@ function storybookProject(
   }
 }
 
+const { version } = JSON.parse(readFileSync(new URL('package.json', import.meta.url), 'utf8')) as { version: string }
+
 export default defineConfig({
   plugins: [react()],
+  // As the published build writes it (vite.lib.config.ts): the proxy's instrumentation scope's version.
+  define: { __TOOLS_REACT_VERSION__: JSON.stringify(version) },
   test: {
     projects: [
       {

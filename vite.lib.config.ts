@@ -1,6 +1,7 @@
 // Builds the published package (scripts/build.mjs runs it twice; declarations come from tsc):
 //   default mode: the JavaScript of the four entries;
 //   --mode styles: the default theme, src/components/styles/index.css, as dist/styles.css.
+import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { defineConfig, type Plugin, type UserConfig } from 'vite'
 
@@ -56,7 +57,11 @@ function checkOutput(): Plugin {
   }
 }
 
+const { version } = JSON.parse(readFileSync(new URL('package.json', import.meta.url), 'utf8')) as { version: string }
+
 const shared: UserConfig = {
+  // The version the proxy's telemetry names its instrumentation scope with (src/server/otel.ts).
+  define: { __TOOLS_REACT_VERSION__: JSON.stringify(version) },
   publicDir: false, // public/ holds the mock service worker for Storybook, not package files
   build: {
     outDir: 'dist',

@@ -227,7 +227,9 @@ const RUNS: Record<string, { run: (block: DocBlock) => Promise<void> } | { skip:
   'docs-server-md-3': {
     run: async (block) => {
       for (const [name, value] of Object.entries(SETTINGS)) vi.stubEnv(name, value)
-      const warn = vi.spyOn((globalThis as unknown as { logger: { warn(...args: unknown[]): void } }).logger, 'warn')
+      const { logger } = globalThis as unknown as { logger: { warn(...args: unknown[]): void; error(...args: unknown[]): void } }
+      const warn = vi.spyOn(logger, 'warn')
+      const error = vi.spyOn(logger, 'error')
       try {
         const { proxy } = (await load(block)) as { proxy: ToolsProxy }
         expect((await drive(proxy.handle(call('valuation/rent', rent)))).status).toBe(200)
@@ -237,8 +239,17 @@ const RUNS: Record<string, { run: (block: DocBlock) => Promise<void> } | { skip:
           expect.objectContaining({ type: 'request', outcome: 'refused', code: 'proxy_tool_not_allowed' }),
           'POST /api/tools/pdf/create → 403 proxy_tool_not_allowed',
         )
+        // A key the service refuses is the loudest line: an error, with its code.
+        vi.stubEnv('TOOLS_API_KEY', 'a-key-the-service-does-not-know')
+        const wrongKey = (await load({ ...block, id: `${block.id}-wrong-key` })) as { proxy: ToolsProxy }
+        expect((await drive(wrongKey.proxy.handle(call('valuation/rent', rent)))).status).toBe(502)
+        expect(error).toHaveBeenCalledWith(
+          expect.objectContaining({ type: 'request', outcome: 'failed', code: 'proxy_service_refused_key' }),
+          'POST /api/tools/valuation/rent → 502 proxy_service_refused_key',
+        )
       } finally {
         warn.mockRestore()
+        error.mockRestore()
       }
     },
   },

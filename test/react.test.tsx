@@ -445,3 +445,40 @@ describe('useObjectUrl', () => {
     revoke.mockRestore()
   })
 })
+
+describe('a missing or malformed baseUrl', () => {
+  // What a build with its setting unset, or set wrong, passes.
+  const wrong: [unknown, string][] = [
+    [undefined, 'not undefined'],
+    ['', 'not ""'],
+    ['undefined', 'not "undefined"'],
+    ['null', 'not "null"'],
+    ['undefined/v1', 'not "undefined/v1"'],
+    ['https://tools.example /v1', 'not "https://tools.example /v1"'],
+  ]
+
+  it.each(wrong)('%j is a TypeError naming baseUrl at once, at the provider and at createToolsClient, and nothing is sent', (baseUrl, shown) => {
+    const sent = vi.fn(fetch)
+    vi.spyOn(console, 'error').mockImplementation(() => {})
+    const Run = () => {
+      useValuationRent()
+      return null
+    }
+    const provided = () => render(<ToolsProvider baseUrl={baseUrl as string}><Run /></ToolsProvider>)
+    expect(provided).toThrow(TypeError)
+    expect(provided).toThrow(/baseUrl.*/)
+    expect(provided).toThrow(shown)
+    expect(() => createToolsClient({ baseUrl: baseUrl as string, fetch: sent })).toThrow(new RegExp(`baseUrl.*${shown.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}`))
+    expect(sent).not.toHaveBeenCalled()
+    vi.mocked(console.error).mockRestore()
+  })
+
+  it('takes a proxy path, and a provider given a client needs none', () => {
+    expect(() => createToolsClient({ baseUrl: '/api/tools' })).not.toThrow()
+    const client = createToolsClient({ baseUrl: MOCK_BASE_URL, apiKey: MOCK_KEYS.demo })
+    render(<ToolsProvider baseUrl="/api/tools"><p>proxied</p></ToolsProvider>)
+    render(<ToolsProvider client={client}><p>given</p></ToolsProvider>)
+    expect(screen.getByText('proxied')).toBeTruthy()
+    expect(screen.getByText('given')).toBeTruthy()
+  })
+})

@@ -3,7 +3,7 @@
 // a misbehaving service or a failing store. The proxy answers in process; the service is a
 // stand-in whose every request is recorded.
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { memoryStore, type ProxyStore, type ToolsProxyOptions } from '../src/server/index.js'
+import { memoryStore, type ProxyEvent, type ProxyStore, type ToolsProxyOptions } from '../src/server/index.js'
 import { createToolsClient, PROXY_ERROR_CODES, type ToolId, type ToolsError } from '../src/tools/index.js'
 import { listen } from './support/http.js'
 import { LONG_WINDOW, SERVICE, SITE, testProxy } from './support/proxy.js'
@@ -409,6 +409,18 @@ describe('a hung service', () => {
     vi.useRealTimers()
     answer = () => Response.json({ value: 1 })
     expect((await post('alice', 'valuation/express', {})).status).toBe(200)
+  })
+
+  it('gives a call back when fetch refuses it before any connection (a service on port 9, which the Fetch standard blocks)', async () => {
+    const events: ProxyEvent[] = []
+    const proxy = testProxy(globalThis.fetch, { baseUrl: 'http://127.0.0.1:9/v1', limits: { calls: 1, windowMs: LONG_WINDOW }, onEvent: (event) => void events.push(event) })
+    const send = (path: string, init: RequestInit = {}) => proxy.handle(new Request(`${SITE}/api/tools${path}`, { ...init, headers: { 'x-user': 'alice', ...init.headers } }))
+    const call = () => send('/valuation/express', { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } })
+    expect((await call()).status).toBe(502)
+    expect((await (await send('/usage')).json()) as { used: number }).toMatchObject({ used: 0 })
+    expect(events.find((event) => event.type === 'request' && event.kind === 'call')).toMatchObject({ billed: false })
+    // Not counted, so the one call the cap allows is still there.
+    expect((await call()).status).toBe(502)
   })
 })
 

@@ -34,6 +34,24 @@ describe('billable', () => {
   })
 })
 
+describe('a call that failed before it left', () => {
+  const failedWith = (cause: object) => Object.assign(new TypeError('fetch failed'), { cause })
+  const unreachable = new UpstreamFailure('unreachable', '')
+  it.each([
+    ['a port the Fetch standard blocks (undici)', failedWith(new Error('bad port')), 'unsent'],
+    ['an unknown host', failedWith({ code: 'ENOTFOUND' }), 'unsent'],
+    ['a refused connection', failedWith({ code: 'ECONNREFUSED' }), 'unsent'],
+    ['an unreachable network', failedWith({ code: 'ENETUNREACH' }), 'unsent'],
+    ['a connect timeout', failedWith({ code: 'UND_ERR_CONNECT_TIMEOUT' }), 'unsent'],
+    ['a certificate refused in the TLS handshake', failedWith({ code: 'DEPTH_ZERO_SELF_SIGNED_CERT' }), 'unsent'],
+    ['a scheme fetch cannot send', failedWith(new Error('unknown scheme')), 'unsent'],
+    ['a connection reset once the body may have left', failedWith({ code: 'ECONNRESET' }), 'lost'],
+    ['a socket closed while the answer was awaited', failedWith({ code: 'UND_ERR_SOCKET' }), 'lost'],
+  ] as const)('%s → %s', (_, error, expected) => {
+    expect(outcomeOfFailure(true, error, unreachable)).toBe(expected)
+  })
+})
+
 describe('reserve', () => {
   const limits = { calls: 2, windowMs: 60_000 }
   const rent = getTool('valuation/rent')

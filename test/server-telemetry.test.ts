@@ -125,10 +125,41 @@ describe('spans', () => {
     expect(attributesOf(named('POST /valuation/rent')[0]!)['error.type']).toBe('unreachable')
   })
 
+  it('tells a key the service refuses as an error with its code, on the span and in the event', async () => {
+    const events: ProxyEvent[] = []
+    const { call } = proxyWith({ fetch: async () => Response.json({ error: { code: 'unauthorized' } }, { status: 401 }), onEvent: (event) => void events.push(event) })
+    expect((await call('valuation/rent', { propertyCategory: 'flat', totalArea: 50, city: 'Berlin' })).status).toBe(502)
+    const [span] = named('POST /api/tools/valuation/rent')
+    expect(attributesOf(span!)).toMatchObject({
+      'cabinet.tools.outcome': 'failed',
+      'cabinet.tools.code': 'proxy_service_refused_key',
+      'error.type': 'proxy_service_refused_key',
+      'cabinet.tools.billed': false,
+    })
+    expect(span!.status.code).toBe(2)
+    expect(events.find((event) => event.type === 'request')).toMatchObject({ outcome: 'failed', code: 'proxy_service_refused_key', status: 502 })
+  })
+
+  it('marks a redirect of a call or a job read as an error on the service span', async () => {
+    const { call } = proxyWith({ fetch: async () => new Response(null, { status: 302, headers: { location: 'https://elsewhere.test/' } }) })
+    expect((await call('valuation/rent', { propertyCategory: 'flat', totalArea: 50, city: 'Berlin' })).status).toBe(502)
+    const [upstream] = named('POST /valuation/rent')
+    expect(attributesOf(upstream!)).toMatchObject({ 'http.response.status_code': 302, 'error.type': 'redirect' })
+    expect(upstream!.status.code).toBe(2)
+  })
+
+  it('names its instrumentation scope with the package version', async () => {
+    const { call } = proxyWith()
+    await call('valuation/rent', { propertyCategory: 'flat', totalArea: 50, city: 'Berlin' })
+    const { version } = (await import('../package.json', { with: { type: 'json' } })).default
+    expect(named('POST /api/tools/valuation/rent')[0]!.instrumentationScope).toEqual({ name: '@cabinet/tools-react', version, schemaUrl: undefined })
+  })
+
   it('names no route on a path that matches none, and shows none of it', async () => {
     const { send } = proxyWith()
     expect((await send('/artifacts/a-token/and/more')).status).toBe(404)
-    const [span] = named('GET')
+    // Named by the unmatched path's low-cardinality template, never the path, and no http.route.
+    const [span] = named('GET /api/tools/{unmatched}')
     expect(attributesOf(span!)).toMatchObject({ 'url.path': '/api/tools/{unmatched}', 'cabinet.tools.code': 'not_found' })
     expect(attributesOf(span!)['http.route']).toBeUndefined()
   })

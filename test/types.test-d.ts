@@ -101,7 +101,8 @@ describe('the catalogue’s derived types', () => {
       if (error.kind === 'validation') expectTypeOf(error.issues).toEqualTypeOf<ValidationIssue[]>()
       if (error.kind === 'billing') {
         expectTypeOf(error.scope).toEqualTypeOf<undefined>()
-        expectTypeOf(error.retryAfter).toEqualTypeOf<undefined>()
+        // A proxy's cap (402 proxy_user_limit) says when its window ends.
+        expectTypeOf(error.retryAfter).toEqualTypeOf<number | undefined>()
       }
       // Before narrowing, each field is what any kind may hold.
       expectTypeOf(error.scope).toEqualTypeOf<string | undefined>()
@@ -115,6 +116,29 @@ describe('the catalogue’s derived types', () => {
     void new ToolsError('scope', 'no')
     // @ts-expect-error: a rate limit says how long to wait
     void new ToolsError('rate-limit', 'wait', {})
+  })
+
+  it('errors: each kind\'s fields typed as the client sets them at run time', () => {
+    // Per kind: [scope, retryAfter, jobId], as src/client/response.ts, send.ts and follow.ts set them.
+    type Fields<K extends ToolsErrorKind> = [ToolsErrorOf<K>['scope'], ToolsErrorOf<K>['retryAfter'], ToolsErrorOf<K>['jobId']]
+    type Plain = [undefined, undefined, string | undefined]
+    expectTypeOf<Fields<'validation'>>().toEqualTypeOf<Plain>()
+    expectTypeOf<Fields<'bad-request'>>().toEqualTypeOf<Plain>()
+    expectTypeOf<Fields<'unauthorized'>>().toEqualTypeOf<Plain>()
+    expectTypeOf<Fields<'billing'>>().toEqualTypeOf<[undefined, number | undefined, string | undefined]>()
+    expectTypeOf<Fields<'scope'>>().toEqualTypeOf<[string, undefined, string | undefined]>()
+    expectTypeOf<Fields<'listing-access'>>().toEqualTypeOf<Plain>()
+    expectTypeOf<Fields<'not-found'>>().toEqualTypeOf<Plain>()
+    expectTypeOf<Fields<'rate-limit'>>().toEqualTypeOf<[undefined, number, string | undefined]>()
+    expectTypeOf<Fields<'server'>>().toEqualTypeOf<Plain>()
+    expectTypeOf<Fields<'network'>>().toEqualTypeOf<Plain>()
+    expectTypeOf<Fields<'job-failed'>>().toEqualTypeOf<Plain>()
+    expectTypeOf<Fields<'aborted'>>().toEqualTypeOf<Plain>()
+    expectTypeOf<Fields<'timeout'>>().toEqualTypeOf<[undefined, undefined, string]>()
+    expectTypeOf<Fields<'unexpected'>>().toEqualTypeOf<Plain>()
+    // The cap's 402 is built with its wait, and reads back as a number once checked.
+    const capped = new ToolsError('billing', 'over the cap', { status: 402, retryAfter: 60_000 })
+    if (capped.retryAfter !== undefined) expectTypeOf(capped.retryAfter).toEqualTypeOf<number>()
   })
 
   it('run ownership: the provider names who is signed in; forgetting runs takes that person or another', () => {

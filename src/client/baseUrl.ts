@@ -13,3 +13,14 @@ export function resolveBaseUrl(baseUrl: string): string {
     throw validationError([issue('baseUrl', 'invalid')])
   }
 }
+
+/**
+ * Throws a developer's TypeError at once for a base URL that cannot be one: not a string, blank,
+ * with spaces, or an unset setting printed into it (`undefined`, `null`), which would otherwise
+ * send every request to `/undefined/…`. A proxy's path such as `/api/tools` is a base URL.
+ */
+export function checkBaseUrl(baseUrl: unknown): void {
+  if (typeof baseUrl === 'string' && baseUrl && !/\s|^(undefined|null)(\/|$)/.test(baseUrl)) return
+  const given = typeof baseUrl === 'string' ? JSON.stringify(baseUrl) : String(baseUrl)
+  throw new TypeError(`baseUrl must be a URL or a path like /api/tools, not ${given}`)
+}

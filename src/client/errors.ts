@@ -82,7 +82,7 @@ class ToolsErrorClass extends Error {
   declare readonly issues: ValidationIssue[]
   /** The scope the key lacks, for `scope`. */
   declare readonly scope?: string
-  /** Milliseconds to wait before trying again, for `rate-limit`. */
+  /** Milliseconds to wait before trying again: for `rate-limit`, and for `billing` when a proxy's cap says when it ends. */
   declare readonly retryAfter?: number
 
   constructor(kind: ToolsErrorKind, message: string, init: ToolsErrorInit = {}) {
@@ -101,13 +101,14 @@ class ToolsErrorClass extends Error {
 
 /**
  * The error of one kind: `ToolsErrorOf<'scope'>` has `scope: string`, `ToolsErrorOf<'rate-limit'>`
- * `retryAfter: number`, `ToolsErrorOf<'timeout'>` `jobId: string`. An interface over the class, so
+ * `retryAfter: number` (`ToolsErrorOf<'billing'>` `number | undefined`), `ToolsErrorOf<'timeout'>` `jobId: string`. An interface over the class, so
  * `instanceof` narrows to it.
  */
 export interface ToolsErrorOf<K extends ToolsErrorKind> extends ToolsErrorClass {
   readonly kind: K
   readonly scope: K extends 'scope' ? string : undefined
-  readonly retryAfter: K extends 'rate-limit' ? number : undefined
+  // A proxy's spend cap (402) says when its window ends; the service's own 402 does not.
+  readonly retryAfter: K extends 'rate-limit' ? number : K extends 'billing' ? number | undefined : undefined
   readonly jobId: K extends 'timeout' ? string : string | undefined
 }
 

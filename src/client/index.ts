@@ -13,6 +13,7 @@ export type {
   Waiting,
 } from './definition.js'
 export { abortError, issue, isToolsError, toToolsError, ToolsError, validationError, VALIDATION_MESSAGES } from './errors.js'
+export { checkBaseUrl } from './baseUrl.js'
 export type { ToolsErrorKind, ToolsErrorOf, ValidationCode, ValidationIssue } from './errors.js'
 export { defaultInterpretation, jobFailedError } from './interpret.js'
 export type { Interpretation } from './interpret.js'

@@ -1,4 +1,4 @@
-import { resolveBaseUrl } from './baseUrl.js'
+import { checkBaseUrl, resolveBaseUrl } from './baseUrl.js'
 import type { ToolsClientOptions } from './client.js'
 import { defaultInterpretation, type Interpretation } from './interpret.js'
 import { retryPolicy, type RetryPolicy } from './retry.js'
@@ -21,6 +21,7 @@ export interface ClientSettings {
 }
 
 export function clientSettings(options: ToolsClientOptions): ClientSettings {
+  checkBaseUrl(options.baseUrl)
   return {
     options,
     interpret: { ...defaultInterpretation, ...options.interpret },

@@ -2,7 +2,7 @@
 import { QueryClient, QueryClientContext, QueryClientProvider } from '@tanstack/react-query'
 import { useContext, useMemo, useState, type ReactNode } from 'react'
 import { createToolsClient, type ToolsClient, type ToolsClientOptions } from '../tools/index.js'
-import { DEFAULT_POLL_INTERVAL } from '../tools/internal.js'
+import { checkBaseUrl, DEFAULT_POLL_INTERVAL } from '../tools/internal.js'
 import { ToolsContext, type ToolsContextValue } from './context.js'
 import { createJournal, defaultStore, journalStore, memoryJournal, type JournalStore, type WebStorage } from './journal.js'
 import type { PartialMessages } from './messages.js'
@@ -77,6 +77,8 @@ export function ToolsProvider(props: ToolsProviderProps) {
   // A given client is read for its configuration, never its identity: the same page after a
   // reload, or two clients made alike, find the same runs.
   const baseUrl = given ? given.baseUrl : props.baseUrl
+  // At once, at the first render: a build with its setting unset must not post to `/undefined/…`.
+  if (!given) checkBaseUrl(baseUrl)
   const apiKey = given ? given.apiKey : props.apiKey
   const pollInterval = props.pollInterval ?? given?.pollInterval ?? DEFAULT_POLL_INTERVAL
   const enclosing = useContext(QueryClientContext)

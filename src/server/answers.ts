@@ -22,6 +22,12 @@ export function errorAnswer(
 /** The code of each of the proxy's own error answers, for its telemetry: never read back from a body. */
 const codes = new WeakMap<Response, (typeof PROXY_ERROR_CODES)[ProxyErrorCode]>()
 
+/** `answer`, told to the telemetry as the proxy's own error answer with `code` (one built from a kept reply). */
+export function withProxyCode(answer: Response, code: (typeof PROXY_ERROR_CODES)[ProxyErrorCode]): Response {
+  codes.set(answer, code)
+  return answer
+}
+
 /** The proxy's own error code, when `answer` is one of its error answers. */
 export const proxyCodeOf = (answer: Response) => codes.get(answer)
 

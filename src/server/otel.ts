@@ -40,6 +40,9 @@ export interface OtelRegistry {
 const REGISTRY = Symbol.for('opentelemetry.js.api.1')
 export const SPAN_KEY = Symbol.for('OpenTelemetry Context Key SPAN')
 const SCOPE = '@cabinet/tools-react'
+// The package's version, written in by the build (vite.lib.config.ts) and the tests (vite.config.ts) from package.json.
+declare const __TOOLS_REACT_VERSION__: string | undefined
+const VERSION = typeof __TOOLS_REACT_VERSION__ === 'string' ? __TOOLS_REACT_VERSION__ : undefined
 export const SPAN_INTERNAL = 0
 export const SPAN_CLIENT = 2
 export const STATUS_ERROR = 2
@@ -94,8 +97,8 @@ export function registeredOtel(): () => Registered {
     const registry = (globalThis as { [REGISTRY]?: OtelRegistry })[REGISTRY]
     if (!registry) return NOTHING
     const { trace, metrics, context } = registry
-    if (trace && tracer?.of !== trace) tracer = { of: trace, tracer: trace.getTracer(SCOPE) }
-    if (metrics && meter?.of !== metrics) meter = { of: metrics, instruments: instrumentsOf(metrics.getMeter(SCOPE)) }
+    if (trace && tracer?.of !== trace) tracer = { of: trace, tracer: trace.getTracer(SCOPE, VERSION) }
+    if (metrics && meter?.of !== metrics) meter = { of: metrics, instruments: instrumentsOf(metrics.getMeter(SCOPE, VERSION)) }
     return { tracer: trace && tracer!.tracer, instruments: metrics && meter!.instruments, context }
   }
 }

@@ -1,5 +1,5 @@
-import { defaultInterpretation, PROXY_ERROR_CODES, type Tool } from '../tools/index.js'
-import { fileNameOf, SAFE_HEADERS } from './answers.js'
+import { defaultInterpretation, PROXY_ERROR_CODES, type ProxyErrorCode, type Tool } from '../tools/index.js'
+import { fileNameOf, SAFE_HEADERS, withProxyCode } from './answers.js'
 import type { ProxyContext } from './context.js'
 import { keys } from './keys.js'
 import { together, type StoreOperation } from './store.js'
@@ -16,6 +16,8 @@ export interface Reply {
   json: boolean
   /** The job a creation's answer names (the service's id), when it names one. */
   createdJobId?: string
+  /** The proxy's own error code, when the reply is its own error (the service refused the key). */
+  code?: (typeof PROXY_ERROR_CODES)[ProxyErrorCode]
 }
 
 /** Whose answer it is: the user, the tool, the job as the page names it, and what the user's request carried. */
@@ -39,11 +41,13 @@ const SIGNED_LINKS_KEPT = 10_000
 /** What is remembered of a file (its first user). */
 export const MEMORY_TTL = 7 * 24 * 60 * 60 * 1000
 
-export const replyResponse = (reply: Reply): Response =>
-  new Response(reply.body, {
+export function replyResponse(reply: Reply): Response {
+  const response = new Response(reply.body, {
     status: reply.status,
     headers: { ...reply.headers, 'Content-Type': reply.json ? 'application/json' : 'text/plain; charset=utf-8' },
   })
+  return reply.code ? withProxyCode(response, reply.code) : response
+}
 
 /**
  * The service's answer for one user: JSON with its job id replaced by the user's handle and the
@@ -54,7 +58,7 @@ export async function rewriteFor(context: ProxyContext, upstream: Answer, view: 
   if (upstream.status === 401) {
     service.report('the service refused the API key (401): check the proxy’s apiKey')
     const error = { code: PROXY_ERROR_CODES.serviceRefusedKey, message: 'The tools service refused this site’s credentials.' }
-    return { status: 502, headers: { ...SAFE_HEADERS }, body: JSON.stringify({ error }), json: true }
+    return { status: 502, headers: { ...SAFE_HEADERS }, body: JSON.stringify({ error }), json: true, code: error.code }
   }
   const { headers, status } = upstream
   let body: unknown

@@ -6,7 +6,7 @@ import { callHook, thrownText } from './partnerHooks.js'
 import { registeredOtel, SPAN_CLIENT, SPAN_INTERNAL, SPAN_KEY, SpanContext, STATUS_ERROR, type Instruments, type OtelSpan } from './otel.js'
 import type { ProxyEvent, ProxyOutcome, ProxyRequestEvent, ProxyRouteKind, ProxyUpstreamEvent } from './proxyEvent.js'
 import type { Signer } from './signing.js'
-import { UpstreamFailure } from './upstream.js'
+import { isRedirect, UpstreamFailure } from './upstream.js'
 
 /** User hashes kept, at most, before the cache starts over. */
 const MAX_HASHES = 1000
@@ -69,7 +69,8 @@ export function createTelemetry(options: {
     const user = facts.userHash && (await facts.userHash.catch(() => undefined))
     const path = route ?? `${basePath}/{unmatched}`
     if (span) {
-      span.updateName(route ? `${request.method} ${route}` : request.method)
+      // An unmatched path is named by its low-cardinality template, `{basePath}/{unmatched}`, never the path itself.
+      span.updateName(`${request.method} ${path}`)
       span.setAttributes({
         'http.request.method': request.method,
         'http.response.status_code': status,
@@ -157,6 +158,8 @@ export function createTelemetry(options: {
         const response = await send()
         status = response.status
         if (parent) parent.upstreamStatus = status
+        // A call's or job read's redirect is never followed (a 502 to the page); a download's may be, to `downloadOrigins`.
+        if (isRedirect(response) && !template.startsWith('/artifacts/')) failure = 'redirect'
         return response
       } catch (error) {
         failure = error instanceof UpstreamFailure ? error.reason : 'unreachable'

@@ -55,10 +55,25 @@ export function failureOf(error: unknown, timer: { timedOut: boolean; signal: Ab
   return new UpstreamFailure('unreachable', thrownText(error))
 }
 
-/** Whether a failed request can have reached the service at all: a refused connection cannot. */
+/**
+ * Failures from before a request's first byte left: DNS, a refused or unreachable connection, a
+ * connect timeout, a TLS handshake that failed (certificate, protocol), as Node's undici codes them.
+ */
+const BEFORE_SEND_CODES =
+  /^(ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EAI_NONAME|EAI_FAIL|EHOSTUNREACH|ENETUNREACH|EADDRNOTAVAIL|UND_ERR_CONNECT_TIMEOUT|ERR_INVALID_URL|ERR_TLS_CERT_ALTNAME_INVALID|ERR_SSL_.*|CERT_.*|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_(GET|VERIFY)_.*)$/
+/**
+ * What fetch refuses before any connection, by its message: undici's network errors for a port the
+ * Fetch standard blocks ("bad port") or a scheme it cannot fetch, an URL that does not parse;
+ * workerd's own wording for the same.
+ */
+const BEFORE_SEND_MESSAGES = /^(bad port|URL scheme must be a HTTP\(S\) scheme|Failed to parse URL.*|Invalid URL.*|unknown scheme|Fetch API cannot load.*)$/i
+
+/** Whether a failed request can have reached the service at all: one that failed before it was sent cannot. */
 export function neverArrived(error: unknown): boolean {
-  const code = (error as { cause?: { code?: unknown } } | undefined)?.cause?.code
-  return typeof code === 'string' && /^(ECONNREFUSED|ENOTFOUND|EAI_AGAIN)$/.test(code)
+  const cause = (error as { cause?: { code?: unknown; message?: unknown } } | undefined)?.cause
+  if (typeof cause?.code === 'string' && BEFORE_SEND_CODES.test(cause.code)) return true
+  const messages = [cause?.message, error instanceof TypeError ? error.message : undefined]
+  return messages.some((message) => typeof message === 'string' && BEFORE_SEND_MESSAGES.test(message))
 }
 
 /**

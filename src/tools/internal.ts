@@ -1,6 +1,7 @@
 // What the React layer, the proxy and the simulated service need of the client that is not public API.
 export {
   abortError,
+  checkBaseUrl,
   DEFAULT_POLL_INTERVAL,
   hashText,
   mediaType,
