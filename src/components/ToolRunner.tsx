@@ -22,6 +22,7 @@ import { cx, withRef, type RootProps } from './classNames.js'
 import { ErrorNotice } from './ErrorNotice.js'
 import { FieldError } from './FieldError.js'
 import { submitAction } from './remedy.js'
+import { useWaitOver } from './useWaitOver.js'
 import { RunOutcome } from './RunOutcome.js'
 import { UploadForm, type UploadFormProps } from './UploadForm.js'
 import { WaitNotice } from './WaitNotice.js'
@@ -121,7 +122,9 @@ export const ToolRunner = withRef(function ToolRunner<T extends ToolId>(
 
   const { phase, error, result, job } = hook
   const busy = isBusy(phase)
-  const action = submitAction(phase, error, client.interpret)
+  // Once the cap that refused the run resets, the form runs again and its notice is done.
+  const waitOver = useWaitOver(error, client.interpret)
+  const action = submitAction(phase, error, client.interpret, waitOver)
   const formInput = readForm(fields, values)
   const optionsIssue: ValidationIssue = {
     field: OPTIONS,
@@ -222,7 +225,7 @@ export const ToolRunner = withRef(function ToolRunner<T extends ToolId>(
   )
 
   // The upload form shows its own errors; the job's failure is told by its progress.
-  const showNotice = error && !isFileTool && !(job && error.kind === 'job-failed')
+  const showNotice = error && !isFileTool && !waitOver && !(job && error.kind === 'job-failed')
 
   return (
     <section aria-labelledby={idOf('title')} {...root} ref={ref} className={cx('ct-tool-runner', className)} data-state={phase}>
