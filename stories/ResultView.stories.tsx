@@ -14,6 +14,9 @@ const meta = {
   args: {
     result: {
       tool: 'valuation/report',
+      jobId: 'job_story',
+      phase: 'succeeded',
+      status: 'succeeded',
       artifacts: [],
       data: {
         valuation: {
