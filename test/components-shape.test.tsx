@@ -193,7 +193,7 @@ describe('<RecentRuns>', () => {
     render(<RecentRuns />, { wrapper: Provider })
     expect(screen.queryByRole('heading')).toBeNull()
     const region = screen.getByRole('region', { name: 'Recent runs' })
-    expect(region).toHaveTextContent('No runs yet. Each run you start is listed here, and stays after a reload.')
+    expect(region).toHaveTextContent('No runs yet. Runs of tools that work as a job (they take a while) are listed here as they start, and stay after a reload; tools that answer at once are not listed.')
     expect(region.querySelector('.ct-recent-runs__empty')).not.toBeNull()
   })
 })

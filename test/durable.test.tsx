@@ -13,6 +13,7 @@ import {
   type ToolsClientOptions,
   type ToolsError,
 } from '../src/react/index.js'
+import { ToolRunner } from '../src/components/index.js'
 import { advance, useFakeClock } from './support/clock.js'
 import { fastClient, pngFile, setupMockService } from './support/service.js'
 
@@ -386,5 +387,24 @@ describe('apiKey as a function (case 5)', () => {
     expect(times.length).toBeGreaterThanOrEqual(1)
     expect(times.length).toBeLessThanOrEqual(4)
     for (let i = 1; i < times.length; i++) expect(times[i]! - times[i - 1]!).toBeGreaterThanOrEqual(900)
+  })
+})
+
+describe('elapsed time across a reload', () => {
+  it('runs from the run’s start as the journal keeps it, not from the new page', async () => {
+    const page = () => (
+      <Provider queryClient={new QueryClient()}>
+        <ToolRunner tool="pdf/create" input={{ objectId: 'obj_demo' }} />
+      </Provider>
+    )
+    const first = render(page())
+    fireEvent.click(screen.getByRole('button', { name: 'Run' }))
+    await advance(3_100)
+    expect(document.querySelector('.ct-job-progress__elapsed')).toHaveProperty('textContent', 'Elapsed: 0:03')
+    first.unmount()
+
+    render(page())
+    await advance(1_000)
+    expect(document.querySelector('.ct-job-progress__elapsed')).toHaveProperty('textContent', 'Elapsed: 0:04')
   })
 })

@@ -2,9 +2,9 @@
 // user to top up the site's wallet. The proxy answers in process here (its handler is plain
 // Fetch); the HTTP round trips are in server.test.ts.
 import '@testing-library/jest-dom/vitest'
-import { render, screen, within } from '@testing-library/react'
-import { describe, expect, it } from 'vitest'
-import { ErrorNotice } from '../src/components/index.js'
+import { act, fireEvent, render, screen, within } from '@testing-library/react'
+import { describe, expect, it, vi } from 'vitest'
+import { ErrorNotice, ToolRunner } from '../src/components/index.js'
 import { exampleInput } from '../src/mock/index.js'
 import { ru } from '../src/entries/locales/ru.js'
 import { ToolsProvider, type PartialMessages } from '../src/react/index.js'
@@ -82,5 +82,42 @@ describe('notices for the proxy’s refusals', () => {
     const error = await refusal('alice', 'valuation/rent')
     expect(error.status).toBe(413)
     expect(show(error, ru)).toHaveTextContent('Файл слишком большой')
+  })
+})
+
+describe('<ToolRunner> under the proxy’s cap', () => {
+  it('runs again once the cap resets, with no reload (the button is back and the call is sent)', async () => {
+    vi.useFakeTimers({ toFake: ['Date', 'setTimeout', 'clearTimeout'], now: Date.parse('2026-11-28T14:50:00Z') })
+    try {
+      let calls = 0
+      proxy = createToolsProxy({
+        ...proxyOptions,
+        limits: { calls: 1, windowMs: 60_000 },
+        fetch: async () => {
+          calls++
+          return Response.json({ requestId: `r${calls}`, rent: 1000 })
+        },
+      })
+      render(
+        <ToolsProvider client={browser('alice')} user="alice">
+          <ToolRunner tool="valuation/rent" input={exampleInput('valuation/rent') as never} />
+        </ToolsProvider>,
+      )
+      fireEvent.click(screen.getByRole('button', { name: 'Run' }))
+      await vi.waitFor(() => screen.getByRole('button', { name: 'Run again' }))
+      fireEvent.click(screen.getByRole('button', { name: 'Run again' }))
+      await vi.waitFor(() => expect(screen.getByRole('alert')).toHaveTextContent('You can run tools again from'))
+      expect(screen.queryByRole('button', { name: /Run/ })).toBeNull()
+      expect(calls).toBe(1)
+
+      // The window ends: the form's button comes back and a run goes to the service.
+      await act(() => vi.advanceTimersByTimeAsync(61_000))
+      expect(screen.queryByRole('alert')).toBeNull()
+      fireEvent.click(screen.getByRole('button', { name: 'Run' }))
+      await vi.waitFor(() => expect(calls).toBe(2))
+    } finally {
+      vi.useRealTimers()
+      proxy = createToolsProxy(proxyOptions)
+    }
   })
 })

@@ -7,7 +7,7 @@ import { useFormat } from './format.js'
 import { AlertIcon, CloseIcon } from './icons.js'
 import { fieldLabel, issueMessage } from './issues.js'
 import { useCountdown } from './clock.js'
-import { remedyOf } from './remedy.js'
+import { capResetOf, remedyOf } from './remedy.js'
 import { useMessages } from './useMessages.js'
 
 /** A `ToolsError`'s kind; anything else thrown is `unexpected` too. */
@@ -68,9 +68,8 @@ export const ErrorNotice = withRef(function ErrorNotice(
   const detail =
     toolsError && !refusal && QUOTES_SERVICE.has(kind) ? client.interpret.errorMessage(toolsError.body) : undefined
   // The proxy's cap says when its window ends: the person is told when they can run again.
-  const limitBody = refusal === 'userLimit' ? (toolsError?.body as { error?: { resetAt?: unknown } } | undefined) : undefined
-  const resetAt = typeof limitBody?.error?.resetAt === 'string' ? Date.parse(limitBody.error.resetAt) : NaN
-  const action = Number.isNaN(resetAt) ? text.action : messages.proxy.userLimit.again(format.dateTime(resetAt))
+  const resetAt = capResetOf(error, client.interpret)
+  const action = resetAt === undefined ? text.action : messages.proxy.userLimit.again(format.dateTime(resetAt))
   const billingLink = kind === 'billing' && !refusal ? billingUrl : undefined
   const offersRetry = Boolean(onRetry) && remedyOf(error, client.interpret) === 'retry'
 

@@ -143,7 +143,7 @@ export const ResultView = withRef(function ResultView<T extends ToolId = ToolId>
   const isLink = linkTest(result.artifacts)
   const body = answerOf(result.data)
   return (
-    <section aria-label={messages.runner.result} {...root} ref={ref} className={cx('ct-result', className)}>
+    <section aria-label={messages.runner.resultOf(messages.tools[result.tool]?.title ?? result.tool)} {...root} ref={ref} className={cx('ct-result', className)}>
       <h3 className="ct-result__heading">{messages.runner.result}</h3>
       {body && typeof body === 'object' ? (
         <Value value={body} isLink={isLink} messages={messages} format={format} depth={0} />

@@ -5,7 +5,7 @@ import { JobProgress } from './JobProgress.js'
 import { ResultView } from './ResultView.js'
 
 interface RunOutcomeProps {
-  state: Pick<UseToolResult<ToolId>, 'phase' | 'job' | 'result' | 'retry'>
+  state: Pick<UseToolResult<ToolId>, 'phase' | 'job' | 'result' | 'retry' | 'current'>
   /** The result's wrapper: a component's own part, such as `ct-tool-runner__result`. */
   className: string
 }
@@ -15,7 +15,7 @@ interface RunOutcomeProps {
  * there, with "Try again"), then the result with its files, which takes focus when it arrives so
  * screen readers read it.
  */
-export function RunOutcome({ state: { phase, job, result, retry }, className }: RunOutcomeProps) {
+export function RunOutcome({ state: { phase, job, result, retry, current }, className }: RunOutcomeProps) {
   const resultRef = useRef<HTMLDivElement>(null)
   const focused = useRef<unknown>(null)
   useEffect(() => {
@@ -25,7 +25,8 @@ export function RunOutcome({ state: { phase, job, result, retry }, className }: 
   }, [phase, result])
   return (
     <>
-      {job && <JobProgress job={job} showArtifacts={false} onRetry={retry} />}
+      {/* Time runs from the run's start as the journal keeps it, so a reload does not restart it. */}
+      {job && <JobProgress job={job} showArtifacts={false} onRetry={retry} startedAt={current?.createdAt} />}
       {result && (
         <div ref={resultRef} tabIndex={-1} className={className}>
           <ResultView result={result} />

@@ -1,5 +1,5 @@
 'use client'
-import { useEffect, useId, useRef, useState, type ChangeEvent, type ForwardedRef, type FormEvent } from 'react'
+import { useEffect, useId, useRef, useState, type ChangeEvent, type FocusEvent, type ForwardedRef, type FormEvent } from 'react'
 import {
   getTool,
   inputFields,
@@ -22,6 +22,7 @@ import { cx, withRef, type RootProps } from './classNames.js'
 import { ErrorNotice } from './ErrorNotice.js'
 import { FieldError } from './FieldError.js'
 import { submitAction } from './remedy.js'
+import { useWaitOver } from './useWaitOver.js'
 import { RunOutcome } from './RunOutcome.js'
 import { UploadForm, type UploadFormProps } from './UploadForm.js'
 import { WaitNotice } from './WaitNotice.js'
@@ -121,7 +122,9 @@ export const ToolRunner = withRef(function ToolRunner<T extends ToolId>(
 
   const { phase, error, result, job } = hook
   const busy = isBusy(phase)
-  const action = submitAction(phase, error, client.interpret)
+  // Once the cap that refused the run resets, the form runs again and its notice is done.
+  const waitOver = useWaitOver(error, client.interpret)
+  const action = submitAction(phase, error, client.interpret, waitOver)
   const formInput = readForm(fields, values)
   const optionsIssue: ValidationIssue = {
     field: OPTIONS,
@@ -129,14 +132,40 @@ export const ToolRunner = withRef(function ToolRunner<T extends ToolId>(
     message: messages.validation['not-an-object'],
   }
 
-  // Inline validation: the client's own check, shown for the fields a person has left.
-  const leave = async (field: string) => {
+  // Inline validation: the client's own check, shown for the fields a person has left. Only the
+  // latest check is shown: an earlier one may answer after it.
+  const checks = useRef(0)
+  const check = async (visited: ReadonlySet<string>, shown: Values) => {
+    const id = ++checks.current
+    const input = readForm(fields, shown)
+    const issues = input ? await client.validate(tool, input as ToolInput<T>) : [optionsIssue]
+    if (id === checks.current) setLocalIssues(issues.filter((issue) => visited.has(issue.field)))
+  }
+  // A field left by a press on the form's button is checked when the press ends, after its click:
+  // a check between press and release would move the button under the pointer, losing the click.
+  const deferred = useRef<(() => void) | null>(null)
+  const leave = (field: string, event: FocusEvent) => {
     const visited = new Set(touched).add(field)
     setTouched(visited)
-    const issues = formInput
-      ? await client.validate(tool, formInput as ToolInput<T>)
-      : [optionsIssue]
-    setLocalIssues(issues.filter((issue) => visited.has(issue.field)))
+    const next = event.relatedTarget
+    const shown = values
+    if (pressing.current && next instanceof HTMLButtonElement && next.type === 'submit') {
+      deferred.current = () => void check(visited, shown)
+    } else void check(visited, values)
+  }
+  const pressing = useRef(false)
+  const press = () => {
+    pressing.current = true
+    document.addEventListener(
+      'mouseup',
+      // After the click the release makes: a submit has checked everything and dropped the deferred check.
+      () => setTimeout(() => {
+        pressing.current = false
+        deferred.current?.()
+        deferred.current = null
+      }),
+      { once: true },
+    )
   }
 
   const shownError =
@@ -163,6 +192,8 @@ export const ToolRunner = withRef(function ToolRunner<T extends ToolId>(
     // Enter in a lone field submits even with the button gone: the notice's "Try again" is the way on.
     if (busy || !action) return
     setTouched(new Set([...fields.map((field) => field.name), OPTIONS]))
+    checks.current++
+    deferred.current = null
     setLocalIssues(formInput ? [] : [optionsIssue])
     if (formInput) hook.run(formInput as ToolInput<T>)
   }
@@ -180,10 +211,15 @@ export const ToolRunner = withRef(function ToolRunner<T extends ToolId>(
           disabled: busy,
           'aria-invalid': Boolean(shownError?.issues.some((issue) => issue.field === name)),
           'aria-describedby': cx(`${id}-error`, hintId),
-          onBlur: () => void leave(name),
+          onBlur: (event: FocusEvent<HTMLInputElement | HTMLTextAreaElement>) => leave(name, event),
         }
-        const change = (event: ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) =>
-          setValues({ ...values, [name]: event.target.value })
+        // A field already checked is checked again as it is fixed: its problem goes while the
+        // person types, not when they leave it (when the button below would jump).
+        const change = (event: ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) => {
+          const next = { ...values, [name]: event.target.value }
+          setValues(next)
+          if (touched.has(name)) void check(touched, next)
+        }
         return (
           <div className="ct-field" key={name}>
             <label className="ct-label" htmlFor={id}>
@@ -222,7 +258,7 @@ export const ToolRunner = withRef(function ToolRunner<T extends ToolId>(
   )
 
   // The upload form shows its own errors; the job's failure is told by its progress.
-  const showNotice = error && !isFileTool && !(job && error.kind === 'job-failed')
+  const showNotice = error && !isFileTool && !waitOver && !(job && error.kind === 'job-failed')
 
   return (
     <section aria-labelledby={idOf('title')} {...root} ref={ref} className={cx('ct-tool-runner', className)} data-state={phase}>
@@ -245,7 +281,7 @@ export const ToolRunner = withRef(function ToolRunner<T extends ToolId>(
           {named.length > 0 && fieldControls}
         </UploadForm>
       ) : (
-        <form className="ct-tool-runner__form" onSubmit={submit} noValidate>
+        <form className="ct-tool-runner__form" onSubmit={submit} onMouseDown={press} noValidate>
           {fieldControls}
           {action && (
             <div className="ct-tool-runner__actions">

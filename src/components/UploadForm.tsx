@@ -15,6 +15,7 @@ import { FieldError } from './FieldError.js'
 import { FileDrop } from './FileDrop.js'
 import { issueFor } from './issues.js'
 import { submitAction } from './remedy.js'
+import { useWaitOver } from './useWaitOver.js'
 import { RunOutcome } from './RunOutcome.js'
 import { useMessages } from './useMessages.js'
 import { WaitNotice } from './WaitNotice.js'
@@ -116,9 +117,11 @@ function UploadFormView<T extends FileToolId>({
   const resumed = needsFile ? current : undefined
   // A run under way locks the form until it ends.
   const inFlight = isBusy(phase)
-  const action = submitAction(phase, error, client.interpret)
+  // Once the cap that refused the run resets, the form runs again and its notice is done.
+  const waitOver = useWaitOver(error, client.interpret)
+  const action = submitAction(phase, error, client.interpret, waitOver)
   // A job's own failure belongs to its progress (`<JobProgress>`), not to the form that sent it.
-  const failed = phase === 'failed' && error !== null && error.kind !== 'job-failed'
+  const failed = phase === 'failed' && error !== null && error.kind !== 'job-failed' && !waitOver
 
   const ids = useId()
   const dropId = `${ids}-file`

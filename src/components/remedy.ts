@@ -17,12 +17,26 @@ export function remedyOf(error: unknown, interpret: Interpretation): Remedy {
   return RETRY.has(error.kind) ? 'retry' : NONE.has(error.kind) ? 'none' : 'edit'
 }
 
+/** When the proxy's per-person cap that refused a run starts counting again (ms since the epoch), if it says. */
+export function capResetOf(error: unknown, interpret: Interpretation): number | undefined {
+  if (!isToolsError(error) || proxyRefusalOf(interpret.errorCode(error.body)) !== 'userLimit') return undefined
+  const resetAt = (error.body as { error?: { resetAt?: unknown } } | undefined)?.error?.resetAt
+  const time = typeof resetAt === 'string' ? Date.parse(resetAt) : NaN
+  return Number.isNaN(time) ? undefined : time
+}
+
 /**
  * A form's own button in a run's phase: "Run", "Run again" after a success, none while a failure's
- * notice offers the one way on ("Try again") or when nothing the page offers can help.
+ * notice offers the one way on ("Try again") or when nothing the page offers can help. `waitOver`:
+ * the failure's wait has ended (the cap's window has reset), so the form runs again.
  */
-export function submitAction(phase: string, error: unknown, interpret: Interpretation): 'submit' | 'runAgain' | undefined {
+export function submitAction(
+  phase: string,
+  error: unknown,
+  interpret: Interpretation,
+  waitOver = false,
+): 'submit' | 'runAgain' | undefined {
   if (phase === 'succeeded') return 'runAgain'
-  if (phase === 'failed' && error && remedyOf(error, interpret) !== 'edit') return undefined
+  if (phase === 'failed' && error && !waitOver && remedyOf(error, interpret) !== 'edit') return undefined
   return 'submit'
 }

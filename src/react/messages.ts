@@ -126,6 +126,8 @@ export interface Messages {
     submit: string
     runAgain: string
     result: string
+    /** The name of a result's region, by its tool's title: a page with two runners has two distinct regions. */
+    resultOf: (tool: string) => string
     artifacts: string
     /** A file run was cut off mid-upload (a reload): its file must be chosen again. */
     needsFile: (name: string) => string
@@ -371,13 +373,14 @@ export const en: Messages = {
     submit: 'Run',
     runAgain: 'Run again',
     result: 'Result',
+    resultOf: (tool) => `${tool}: result`,
     artifacts: 'Files',
     needsFile: (name) => `The upload of “${name}” was interrupted. Choose the file again to finish it; it will not be paid twice.`,
   },
   resultFields: {},
   runs: {
     title: 'Recent runs',
-    empty: 'No runs yet. Each run you start is listed here, and stays after a reload.',
+    empty: 'No runs yet. Runs of tools that work as a job (they take a while) are listed here as they start, and stay after a reload; tools that answer at once are not listed.',
     show: 'Show',
     hide: 'Hide',
     dismiss: 'Dismiss',
