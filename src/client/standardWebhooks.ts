@@ -69,7 +69,7 @@ export async function webhookSigned(keys: readonly CryptoKey[], header: string, 
 }
 
 /** Equal bytes, in a time that depends only on the length. */
-function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+export function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
   if (a.length !== b.length) return false
   let difference = 0
   for (let i = 0; i < a.length; i++) difference |= a[i]! ^ b[i]!

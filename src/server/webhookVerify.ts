@@ -1,4 +1,4 @@
-import { webhookKey, webhookSecretBytes } from '../tools/internal.js'
+import { sameBytes, webhookKey, webhookSecretBytes } from '../tools/internal.js'
 
 /** Node's own crypto, where the runtime has it: its HMAC answers at once, where Web Crypto's goes through a thread pool. */
 type NodeCrypto = typeof import('node:crypto')
@@ -46,12 +46,4 @@ export function webhookVerifier(secrets: readonly string[], node: NodeCrypto | n
     }
     return false
   }
-}
-
-/** Equal bytes, in a time that depends only on the length. */
-function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.length !== b.length) return false
-  let difference = 0
-  for (let i = 0; i < a.length; i++) difference |= a[i]! ^ b[i]!
-  return difference === 0
 }

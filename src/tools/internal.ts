@@ -7,6 +7,7 @@ export {
   mediaType,
   newIdempotencyKey,
   pollDelay,
+  sameBytes,
   toToolsError,
   webhookKey,
   webhookSecretBytes,
