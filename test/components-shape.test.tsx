@@ -208,6 +208,23 @@ describe('<JobProgress renderArtifact>', () => {
   })
 })
 
+describe('<ToolRunner heading>', () => {
+  it('titles the tool at the level given, or leaves the title to the page and names the section by it', () => {
+    const { unmount } = render(<ToolRunner tool="valuation/rent" heading={3} />, { wrapper: Provider })
+    expect(screen.getByRole('heading', { level: 3, name: 'Rent estimate' })).toBeInTheDocument()
+    unmount()
+    render(
+      <>
+        <h1>Rent estimate</h1>
+        <ToolRunner tool="valuation/rent" heading={false} />
+      </>,
+      { wrapper: Provider },
+    )
+    expect(screen.getAllByText('Rent estimate')).toHaveLength(1)
+    expect(screen.getByRole('region', { name: 'Rent estimate' })).toBeInTheDocument()
+  })
+})
+
 describe('<ToolRunner maxSize accept>', () => {
   it('passes the file limits to its upload field', async () => {
     const { container } = render(<ToolRunner tool="video/create" maxSize={100} accept={{ 'video/mp4': ['.mp4'] }} />, {

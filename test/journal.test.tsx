@@ -175,6 +175,12 @@ describe('useRuns and <RecentRuns />', () => {
     const items = within(list).getAllByRole('listitem')
     expect(items).toHaveLength(2)
     expect(items[1]).toHaveTextContent('Done')
+    // Title, status and time apart: a pause between each for a screen reader, a dot for the eye.
+    const title = items[1]!.querySelector('.ct-recent-runs__title')!
+    const heard = title.cloneNode(true) as HTMLElement
+    heard.querySelectorAll('[aria-hidden="true"]').forEach((node) => node.remove())
+    expect(heard.textContent).toMatch(/^[^,]+, Done, Elapsed: \d+:\d\d$/)
+    expect(title.querySelectorAll('[aria-hidden="true"]')).toHaveLength(2)
     fireEvent.click(within(items[1]!).getByRole('button', { name: 'Show' }))
     await advance(500)
     expect(within(items[1]!).getByRole('button', { name: 'Hide' })).toHaveAttribute('aria-expanded', 'true')

@@ -15,10 +15,18 @@ export interface RecentRunsProps extends RootProps {
   scope?: string
 }
 
+/** Between a row's title, status and time: a dot to the eye, a comma's pause to a screen reader. */
+const SEPARATOR = (
+  <>
+    <span aria-hidden="true"> · </span>
+    <span className="ct-visually-hidden">, </span>
+  </>
+)
+
 /**
  * The journal's runs for the key in effect, newest first: status, time taken, and on "Show" the
  * job followed live with its files. "Dismiss" forgets a run. With none, it says where runs will
- * appear. It has no heading of its own: the page titles it, and names the region with
+ * appear (the journal keeps deferred runs, jobs, not answers that come at once). It has no heading of its own: the page titles it, and names the region with
  * `aria-labelledby` (pointing at that title) or `aria-label`; the default name is
  * `messages.runs.title`.
  *
@@ -45,10 +53,14 @@ export const RecentRuns = withRef(function RecentRuns(
     return (
       <li key={run.id} className="ct-recent-runs__item" data-state={run.phase}>
         <p className="ct-recent-runs__title" id={titleId}>
-          <strong>{messages.tools[run.tool]?.title ?? run.tool}</strong>{' '}
+          <strong>{messages.tools[run.tool]?.title ?? run.tool}</strong>
+          {SEPARATOR}
           <span className="ct-recent-runs__status">{messages.phase[run.phase]}</span>
           {finished && (
-            <span className="ct-recent-runs__elapsed"> {messages.job.elapsed(format.clock(run.updatedAt - run.createdAt))}</span>
+            <>
+              {SEPARATOR}
+              <span className="ct-recent-runs__elapsed">{messages.job.elapsed(format.clock(run.updatedAt - run.createdAt))}</span>
+            </>
           )}
         </p>
         <div className="ct-recent-runs__actions">

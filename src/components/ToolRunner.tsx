@@ -38,6 +38,11 @@ export interface ToolRunnerProps<T extends ToolId> extends RootProps {
   accept?: UploadFormProps['accept']
   /** A file tool's largest file in bytes, as `<UploadForm maxSize>`. Default 20 MB, 200 MB for video. */
   maxSize?: number
+  /**
+   * The level of its title's heading (default 2, an `<h2>`), or `false` for no title and no
+   * description: for a page that titles the tool itself. The section is then named by the tool's title.
+   */
+  heading?: 1 | 2 | 3 | 4 | 5 | 6 | false
 }
 
 /** The JSON field for body fields the spec leaves open; its text is kept among the values. */
@@ -99,7 +104,7 @@ function readForm(fields: InputFieldSpec[], values: Values): Record<string, unkn
  * <ToolRunner tool="valuation/rent" input={{ city: 'Kazan' }} />
  */
 export const ToolRunner = withRef(function ToolRunner<T extends ToolId>(
-  { tool, input, onResult, accept, maxSize, className, ...root }: ToolRunnerProps<T>,
+  { tool, input, onResult, accept, maxSize, heading = 2, className, ...root }: ToolRunnerProps<T>,
   ref: ForwardedRef<HTMLElement>,
 ) {
   const { client } = useToolsContext()
@@ -121,6 +126,7 @@ export const ToolRunner = withRef(function ToolRunner<T extends ToolId>(
   const notice = useRef<HTMLDivElement>(null)
 
   const { phase, error, result, job } = hook
+  const Heading = `h${heading || 2}` as const
   const busy = isBusy(phase)
   // Once the cap that refused the run resets, the form runs again and its notice is done.
   const waitOver = useWaitOver(error, client.interpret)
@@ -261,13 +267,22 @@ export const ToolRunner = withRef(function ToolRunner<T extends ToolId>(
   const showNotice = error && !isFileTool && !waitOver && !(job && error.kind === 'job-failed')
 
   return (
-    <section aria-labelledby={idOf('title')} {...root} ref={ref} className={cx('ct-tool-runner', className)} data-state={phase}>
-      <header className="ct-tool-runner__header">
-        <h2 className="ct-tool-runner__title" id={idOf('title')}>
-          {messages.tools[tool].title}
-        </h2>
-        <p className="ct-tool-runner__description">{messages.tools[tool].description}</p>
-      </header>
+    <section
+      aria-labelledby={heading ? idOf('title') : undefined}
+      aria-label={heading ? undefined : messages.tools[tool].title}
+      {...root}
+      ref={ref}
+      className={cx('ct-tool-runner', className)}
+      data-state={phase}
+    >
+      {heading && (
+        <header className="ct-tool-runner__header">
+          <Heading className="ct-tool-runner__title" id={idOf('title')}>
+            {messages.tools[tool].title}
+          </Heading>
+          <p className="ct-tool-runner__description">{messages.tools[tool].description}</p>
+        </header>
+      )}
 
       {isFileTool ? (
         <UploadForm

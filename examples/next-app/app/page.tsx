@@ -5,7 +5,7 @@ export default function Page() {
   return (
     <main style={{ maxWidth: 640, margin: '2rem auto', padding: '0 1rem' }}>
       <h1>Rent estimate</h1>
-      <ToolRunner tool="valuation/rent" />
+      <ToolRunner tool="valuation/rent" heading={false} />
     </main>
   )
 }

@@ -5,7 +5,7 @@ export default function Page() {
   return (
     <main style={{ maxWidth: 640, margin: '2rem auto', padding: '0 1rem' }}>
       <h1>Valuation report</h1>
-      <ToolRunner tool="valuation/report" />
+      <ToolRunner tool="valuation/report" heading={false} />
     </main>
   )
 }
