@@ -10,6 +10,9 @@
 const lazyChunks = ['./events.js', './runs/durable.js']
 const firstLoad = (config) => ({ ...config, external: [...(config.external ?? []), ...lazyChunks] })
 
+// The first four limits grew by 0.4-1.6 kB when durable runs moved from the hooks into the client
+// (a run core any script can use) and the proxy's and provider's checks were added; the design's
+// budgets (7 / 10 / 21 / 26 kB) are the next step, by loading checks, the file drop and viewers late.
 module.exports = [
   {
     name: "import { createToolsClient } from '@cabinet/tools-react/client'",
@@ -17,7 +20,7 @@ module.exports = [
     import: '{ createToolsClient }',
     gzip: true,
     modifyEsbuildConfig: firstLoad,
-    limit: '12.6 kB',
+    limit: '13.0 kB',
   },
   {
     name: "import { ToolsProvider, useValuationReport } from '@cabinet/tools-react'",
@@ -25,7 +28,7 @@ module.exports = [
     import: '{ ToolsProvider, useValuationReport }',
     gzip: true,
     modifyEsbuildConfig: firstLoad,
-    limit: '16.0 kB',
+    limit: '17.2 kB',
   },
   {
     name: "import { ToolsProvider, ToolRunner } from '@cabinet/tools-react'",
@@ -34,7 +37,7 @@ module.exports = [
     gzip: true,
     modifyEsbuildConfig: firstLoad,
     // zod/mini (about 5.3 kB) and react-dropzone with file-selector and attr-accept (about 6 kB) of it.
-    limit: '34.4 kB',
+    limit: '36.0 kB',
   },
   {
     // Every export of the main entry; locales other than English are entries of their own
@@ -44,7 +47,7 @@ module.exports = [
     import: '*',
     gzip: true,
     modifyEsbuildConfig: firstLoad,
-    limit: '36.4 kB',
+    limit: '37.8 kB',
   },
   {
     name: 'the event stream, loaded when a proxy first names one',
