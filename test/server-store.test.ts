@@ -5,7 +5,7 @@
 // every store, and one that fails or stalls answers 503, never a crash.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { memoryStore, redisStore, type ProxyStore, type RedisEvalClient } from '../src/server/index.js'
-import { guardStore, StoreUnavailable, together, type StoreOperation } from '../src/server/store.js'
+import { guardStore, StoreUnavailable, together, type StoreOperation } from '../src/server/stores/store.js'
 import { LONG_WINDOW, SERVICE, SITE, testProxy } from './support/proxy.js'
 import { startRedis } from './support/redis.js'
 

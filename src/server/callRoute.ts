@@ -11,7 +11,7 @@ import { billable, firstJobOf, markOf, outcomeOfFailure, reserveWith, type CallO
 import { overRate, rateCount, rateLimited, type Caller } from './guards.js'
 import { MEMORY_TTL, replyResponse, rewriteFor } from './rewrite.js'
 import type { Answer } from './service.js'
-import { StoreUnavailable, type StoreOperation } from './store.js'
+import { StoreUnavailable, type StoreOperation } from './stores/store.js'
 import { userLimitAnswer } from './usage.js'
 import { failureOf, isRedirect, upstreamTimer, UpstreamFailure } from './upstream.js'
 

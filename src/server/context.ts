@@ -7,8 +7,8 @@ import { checkOptions, DEFAULT_STREAM_RATE, type ProxyLimits, type ProxyRate, ty
 import { createService, type Service } from './service.js'
 import { createSigner } from './signing.js'
 import { createTelemetry, type Telemetry } from './telemetry.js'
-import { memoryStore } from './memoryStore.js'
-import { guardStore, type ProxyStore } from './store.js'
+import { memoryStore } from './stores/memoryStore.js'
+import { guardStore, type ProxyStore } from './stores/store.js'
 import { readWebhookJob, webhookSecrets, type WebhookOptions } from './webhooks.js'
 import { webhookVerifier, type WebhookVerifier } from './webhookVerify.js'
 

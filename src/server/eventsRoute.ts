@@ -8,7 +8,7 @@ import { jobReply } from './rewrite.js'
 import { readFailure } from './jobRoute.js'
 import { MAX_STREAMED_JOBS, type RefusedJob } from './events.js'
 import { keys, userJobsChannel } from './keys.js'
-import type { ProxyStore, StoreOperation } from './store.js'
+import type { ProxyStore, StoreOperation } from './stores/store.js'
 import { thrownText } from './partnerHooks.js'
 
 /**

@@ -2,7 +2,7 @@ import { errorAnswer } from './answers.js'
 import type { ProxyContext } from './context.js'
 import { keys, storeIdOf } from './keys.js'
 import type { ProxyUser } from './options.js'
-import { together } from './store.js'
+import { together } from './stores/store.js'
 
 /** Refuses a POST that a page of another site sent: servers (no such headers) pass. */
 export function crossSite(request: Request, allowedOrigins: readonly string[]): boolean {

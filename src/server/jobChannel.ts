@@ -1,6 +1,6 @@
 import { JOBS_CHANNEL } from './keys.js'
 import { jobName, type JobKey, type JobSnapshot } from './jobSnapshot.js'
-import type { ProxyStore } from './store.js'
+import type { ProxyStore } from './stores/store.js'
 import { thrownText } from './partnerHooks.js'
 
 type Listener = (snapshot: JobSnapshot) => void

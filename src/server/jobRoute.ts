@@ -5,7 +5,7 @@ import type { JobSnapshot } from './jobStatus.js'
 import type { Caller } from './guards.js'
 import { keys } from './keys.js'
 import { jobReply, linkHolds, replyResponse } from './rewrite.js'
-import { StoreUnavailable } from './store.js'
+import { StoreUnavailable } from './stores/store.js'
 import { failureOf } from './upstream.js'
 
 /** `GET {basePath}/<tool>/jobs/<handle>`: a job's status, as kept or read once for every reader, rewritten for this user. */

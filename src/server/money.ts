@@ -2,7 +2,7 @@
 import type { Tool } from '../tools/index.js'
 import { keys } from './keys.js'
 import type { ProxyLimits } from './options.js'
-import { together, type ProxyStore, type StoreOperation } from './store.js'
+import { together, type ProxyStore, type StoreOperation } from './stores/store.js'
 import { neverArrived, type UpstreamFailure } from './upstream.js'
 
 /**

@@ -1,6 +1,6 @@
 import { getTool, type ToolId } from '../tools/index.js'
 import type { ProxyEvent } from './proxyEvent.js'
-import type { ProxyStore } from './store.js'
+import type { ProxyStore } from './stores/store.js'
 import type { WebhookOptions } from './webhooks.js'
 
 /** Who is asking, as the partner's `authorize` says: the end user's id and the tools they may run. */

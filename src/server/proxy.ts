@@ -6,7 +6,7 @@ import { AnswerTooLarge } from './links.js'
 import { thrownText } from './partnerHooks.js'
 import type { ToolsProxy, ToolsProxyOptions } from './options.js'
 import { route } from './router.js'
-import { StoreUnavailable } from './store.js'
+import { StoreUnavailable } from './stores/store.js'
 import { UpstreamFailure } from './upstream.js'
 
 export type { ProxyLimits, ProxyRate, ProxyUser, ToolsProxy, ToolsProxyOptions } from './options.js'

@@ -2,7 +2,7 @@ import { defaultInterpretation, PROXY_ERROR_CODES, type ProxyErrorCode, type Too
 import { fileNameOf, SAFE_HEADERS, withProxyCode } from './answers.js'
 import type { ProxyContext } from './context.js'
 import { keys } from './keys.js'
-import { together, type StoreOperation } from './store.js'
+import { together, type StoreOperation } from './stores/store.js'
 import { linkedPaths, rewriteAnswer } from './links.js'
 import type { Caller } from './guards.js'
 import type { JobSnapshot } from './jobSnapshot.js'

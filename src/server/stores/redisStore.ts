@@ -1,4 +1,4 @@
-import { callHook, thrownText } from './partnerHooks.js'
+import { callHook, thrownText } from '../partnerHooks.js'
 import { BATCH, sha1Of } from './redisScript.js'
 import type { ProxyStore, StoreListener, StoreOperation } from './store.js'
 
