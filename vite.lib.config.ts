@@ -60,7 +60,7 @@ function checkOutput(): Plugin {
 const { version } = JSON.parse(readFileSync(new URL('package.json', import.meta.url), 'utf8')) as { version: string }
 
 const shared: UserConfig = {
-  // The version the proxy's telemetry names its instrumentation scope with (src/server/otel.ts).
+  // The version the proxy's telemetry names its instrumentation scope with (src/server/telemetry/otel.ts).
   define: { __TOOLS_REACT_VERSION__: JSON.stringify(version) },
   publicDir: false, // public/ holds the mock service worker for Storybook, not package files
   build: {

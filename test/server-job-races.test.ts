@@ -3,7 +3,7 @@
 // read of the service at a time, however slow the service.
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { memoryStore, redisStore, type ProxyStore } from '../src/server/index.js'
-import { createJobStatus, type JobSnapshot, type JobStatusOptions } from '../src/server/jobStatus.js'
+import { createJobStatus, type JobSnapshot, type JobStatusOptions } from '../src/server/jobs/jobStatus.js'
 import { keys } from '../src/server/keys.js'
 import { webhookKey, webhookSignature } from '../src/client/standardWebhooks.js'
 import { SITE, testProxy } from './support/proxy.js'

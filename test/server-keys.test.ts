@@ -4,7 +4,7 @@
 // at most maxEntries, the oldest going first.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { memoryStore, redisStore, type ProxyStore } from '../src/server/index.js'
-import { createSigner } from '../src/server/signing.js'
+import { createSigner } from '../src/server/tokens/signing.js'
 import { LONG_WINDOW, SITE, testProxy } from './support/proxy.js'
 import { startRedis } from './support/redis.js'
 

@@ -6,8 +6,8 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { memoryStore, type ToolsProxyOptions } from '../src/server/index.js'
 import { createToolsClient, type ToolId } from '../src/tools/index.js'
 import { FILE_MAKING_TOOLS } from '../src/tools/internal.js'
-import { createSealer } from '../src/server/sealing.js'
-import { createSigner } from '../src/server/signing.js'
+import { createSealer } from '../src/server/tokens/sealing.js'
+import { createSigner } from '../src/server/tokens/signing.js'
 import { SECRET, SERVICE, SITE, testProxy } from './support/proxy.js'
 
 type Answer = (request: Request) => Response | Promise<Response>

@@ -11,7 +11,7 @@ import { createToolsClient, PROXY_ERROR_CODES, type ToolId } from '../src/tools/
 import { listen as serve } from './support/http.js'
 import { SERVICE, SITE, testProxy } from './support/proxy.js'
 import { startRedis } from './support/redis.js'
-import { webhookVerifier } from '../src/server/webhookVerify.js'
+import { webhookVerifier } from '../src/server/webhooks/webhookVerify.js'
 
 // The spec's own test vector (standardwebhooks.com).
 const VECTOR = {

@@ -30,7 +30,7 @@ import {
 import { useForgetRuns, useValuationRent, type ToolsProviderProps } from '../src/react/index.js'
 import { toolHooks, type ToolHookName } from '../src/react/toolHooks.js'
 import type { PROXY_ERROR_CODES, ProxyEvent, ProxyOutcome, ProxyUpstreamEvent, ToolsProxyOptions } from '../src/server/index.js'
-import type { OtelMeter, OtelRegistry, OtelTracer } from '../src/server/otel.js'
+import type { OtelMeter, OtelRegistry, OtelTracer } from '../src/server/telemetry/otel.js'
 
 const client = createToolsClient({ baseUrl: 'https://tools.example/v1', apiKey: 'key' })
 

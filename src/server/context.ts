@@ -1,16 +1,16 @@
 import { FILE_MAKING_TOOLS } from '../tools/internal.js'
-import { createEventStreams, type StreamedJob } from './events.js'
-import { createHandles, type Handles } from './handles.js'
-import { createJobStatus, type JobSnapshot, type JobStatus } from './jobStatus.js'
+import { createEventStreams, type StreamedJob } from './streams/events.js'
+import { createHandles, type Handles } from './tokens/handles.js'
+import { createJobStatus, type JobSnapshot, type JobStatus } from './jobs/jobStatus.js'
 import type { Caller } from './guards.js'
 import { checkOptions, DEFAULT_STREAM_RATE, type ProxyLimits, type ProxyRate, type ToolsProxyOptions } from './options.js'
 import { createService, type Service } from './service.js'
-import { createSigner } from './signing.js'
-import { createTelemetry, type Telemetry } from './telemetry.js'
+import { createSigner } from './tokens/signing.js'
+import { createTelemetry, type Telemetry } from './telemetry/telemetry.js'
 import { memoryStore } from './stores/memoryStore.js'
 import { guardStore, type ProxyStore } from './stores/store.js'
-import { readWebhookJob, webhookSecrets, type WebhookOptions } from './webhooks.js'
-import { webhookVerifier, type WebhookVerifier } from './webhookVerify.js'
+import { readWebhookJob, webhookSecrets, type WebhookOptions } from './webhooks/webhooks.js'
+import { webhookVerifier, type WebhookVerifier } from './webhooks/webhookVerify.js'
 
 /** A job an event stream carries, with the user it is rewritten for. */
 export type UserStreamedJob = StreamedJob & { user: Caller }

@@ -1,7 +1,7 @@
 import { getTool, type ToolId } from '../tools/index.js'
-import type { ProxyEvent } from './proxyEvent.js'
+import type { ProxyEvent } from './telemetry/proxyEvent.js'
 import type { ProxyStore } from './stores/store.js'
-import type { WebhookOptions } from './webhooks.js'
+import type { WebhookOptions } from './webhooks/webhooks.js'
 
 /** Who is asking, as the partner's `authorize` says: the end user's id and the tools they may run. */
 export interface ProxyUser {

@@ -1,7 +1,7 @@
 import { errorAnswer } from './answers.js'
 import { closeUnread } from './bodies.js'
 import { createContext, type ProxyContext } from './context.js'
-import { jobOnStream } from './eventsRoute.js'
+import { jobOnStream } from './routes/eventsRoute.js'
 import { AnswerTooLarge } from './links.js'
 import { thrownText } from './partnerHooks.js'
 import type { ToolsProxy, ToolsProxyOptions } from './options.js'
@@ -10,7 +10,7 @@ import { StoreUnavailable } from './stores/store.js'
 import { UpstreamFailure } from './upstream.js'
 
 export type { ProxyLimits, ProxyRate, ProxyUser, ToolsProxy, ToolsProxyOptions } from './options.js'
-export type { ProxyEvent, ProxyOutcome, ProxyRequestEvent, ProxyRouteKind, ProxyStreamEvent, ProxyUpstreamEvent } from './proxyEvent.js'
+export type { ProxyEvent, ProxyOutcome, ProxyRequestEvent, ProxyRouteKind, ProxyStreamEvent, ProxyUpstreamEvent } from './telemetry/proxyEvent.js'
 
 /**
  * A server-side proxy to the Tools API: the browser talks to it with no key (`<ToolsProvider

@@ -5,7 +5,7 @@ import { keys } from './keys.js'
 import { together, type StoreOperation } from './stores/store.js'
 import { linkedPaths, rewriteAnswer } from './links.js'
 import type { Caller } from './guards.js'
-import type { JobSnapshot } from './jobSnapshot.js'
+import type { JobSnapshot } from './jobs/jobSnapshot.js'
 import type { Answer } from './service.js'
 
 /** What the browser is answered: a status, the headers that cross, and a body that is JSON or plain text. */

@@ -1,15 +1,15 @@
 import { TOOLS, type Tool, type ToolId } from '../tools/index.js'
 import { errorAnswer } from './answers.js'
 import { refuse } from './bodies.js'
-import { callRoute } from './callRoute.js'
+import { callRoute } from './routes/callRoute.js'
 import type { ProxyContext } from './context.js'
-import { downloadRoute } from './downloadRoute.js'
-import { eventsRoute } from './eventsRoute.js'
+import { downloadRoute } from './routes/downloadRoute.js'
+import { eventsRoute } from './routes/eventsRoute.js'
 import { crossSite, overRate, rateLimited, signedInUser, toolNotAllowed, type Caller } from './guards.js'
-import { jobRoute } from './jobRoute.js'
-import type { ProxyRouteKind } from './proxyEvent.js'
-import { usageRoute } from './usage.js'
-import { webhookRoute } from './webhookRoute.js'
+import { jobRoute } from './routes/jobRoute.js'
+import type { ProxyRouteKind } from './telemetry/proxyEvent.js'
+import { usageRoute } from './routes/usageRoute.js'
+import { webhookRoute } from './routes/webhookRoute.js'
 
 /** A route a path under `basePath` matched: its method, and who answers it. */
 interface Route {

@@ -1,8 +1,8 @@
 import { errorAnswer, relayedHeaders } from './answers.js'
 import { callHook } from './partnerHooks.js'
-import { endedIn, type JobKey, type JobSnapshot } from './jobStatus.js'
+import { endedIn, type JobKey, type JobSnapshot } from './jobs/jobStatus.js'
 import type { ToolsProxyOptions } from './options.js'
-import type { Telemetry } from './telemetry.js'
+import type { Telemetry } from './telemetry/telemetry.js'
 import { createScrubber } from './scrub.js'
 import { failureOf, isRedirect, readCapped, upstreamTimer, UpstreamFailure } from './upstream.js'
 

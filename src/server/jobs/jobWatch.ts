@@ -1,8 +1,8 @@
-import { pollDelay } from '../tools/internal.js'
+import { pollDelay } from '../../tools/internal.js'
 import { jobName, succeeded as ok, webhookQuiet, type JobKey, type JobSnapshot, type JobStatusOptions } from './jobSnapshot.js'
-import { keys } from './keys.js'
-import type { ProxyStore } from './stores/store.js'
-import { thrownText } from './partnerHooks.js'
+import { keys } from '../keys.js'
+import type { ProxyStore } from '../stores/store.js'
+import { thrownText } from '../partnerHooks.js'
 
 /** What a watcher needs of the job status: the store, the snapshot kept, one shared read, and the pages listening here. */
 export interface Watched {

@@ -1,4 +1,4 @@
-import { together, type ProxyStore } from './stores/store.js'
+import { together, type ProxyStore } from '../stores/store.js'
 
 /** `get`, with the keys asked for before the next microtask (the jobs of a stream as it opens) read together, in one trip. */
 export function batchedGets(store: ProxyStore) {

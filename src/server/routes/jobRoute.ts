@@ -1,12 +1,12 @@
-import type { Tool } from '../tools/index.js'
-import { errorAnswer } from './answers.js'
-import type { ProxyContext } from './context.js'
-import type { JobSnapshot } from './jobStatus.js'
-import type { Caller } from './guards.js'
-import { keys } from './keys.js'
-import { jobReply, linkHolds, replyResponse } from './rewrite.js'
-import { StoreUnavailable } from './stores/store.js'
-import { failureOf } from './upstream.js'
+import type { Tool } from '../../tools/index.js'
+import { errorAnswer } from '../answers.js'
+import type { ProxyContext } from '../context.js'
+import type { JobSnapshot } from '../jobs/jobStatus.js'
+import type { Caller } from '../guards.js'
+import { keys } from '../keys.js'
+import { jobReply, linkHolds, replyResponse } from '../rewrite.js'
+import { StoreUnavailable } from '../stores/store.js'
+import { failureOf } from '../upstream.js'
 
 /** `GET {basePath}/<tool>/jobs/<handle>`: a job's status, as kept or read once for every reader, rewritten for this user. */
 export async function jobRoute(context: ProxyContext, request: Request, user: Caller, tool: Tool, handle: string): Promise<Response> {

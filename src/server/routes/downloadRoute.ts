@@ -1,10 +1,10 @@
-import type { ToolId } from '../tools/index.js'
-import { downloadAnswer, errorAnswer } from './answers.js'
-import type { ProxyContext } from './context.js'
-import { toolNotAllowed } from './guards.js'
-import type { Caller } from './guards.js'
-import { replyResponse, rewriteFor } from './rewrite.js'
-import { failureOf, followDownload, upstreamTimer } from './upstream.js'
+import type { ToolId } from '../../tools/index.js'
+import { downloadAnswer, errorAnswer } from '../answers.js'
+import type { ProxyContext } from '../context.js'
+import { toolNotAllowed } from '../guards.js'
+import type { Caller } from '../guards.js'
+import { replyResponse, rewriteFor } from '../rewrite.js'
+import { failureOf, followDownload, upstreamTimer } from '../upstream.js'
 
 /** `GET {basePath}/artifacts/<token>/<name>`: a file signed for this user, streamed from the service (or its CDN, without the key). */
 export async function downloadRoute(context: ProxyContext, request: Request, user: Caller, token: string): Promise<Response> {

@@ -1,12 +1,12 @@
 // What the proxy did, told to OpenTelemetry (when an SDK is registered, see otel.ts) and to
 // `onEvent`. With nothing registered and no `onEvent`, a request costs one property read.
-import type { ToolId } from '../tools/index.js'
-import { proxyCodeOf } from './answers.js'
-import { callHook, thrownText } from './partnerHooks.js'
+import type { ToolId } from '../../tools/index.js'
+import { proxyCodeOf } from '../answers.js'
+import { callHook, thrownText } from '../partnerHooks.js'
 import { registeredOtel, SPAN_CLIENT, SPAN_INTERNAL, SPAN_KEY, SpanContext, STATUS_ERROR, type Instruments, type OtelSpan } from './otel.js'
 import type { ProxyEvent, ProxyOutcome, ProxyRequestEvent, ProxyRouteKind, ProxyUpstreamEvent } from './proxyEvent.js'
-import type { Signer } from './signing.js'
-import { isRedirect, UpstreamFailure } from './upstream.js'
+import type { Signer } from '../tokens/signing.js'
+import { isRedirect, UpstreamFailure } from '../upstream.js'
 
 /** User hashes kept, at most, before the cache starts over. */
 const MAX_HASHES = 1000

@@ -1,4 +1,4 @@
-import { sameBytes, webhookKey, webhookSecretBytes } from '../tools/internal.js'
+import { sameBytes, webhookKey, webhookSecretBytes } from '../../tools/internal.js'
 
 /** Node's own crypto, where the runtime has it: its HMAC answers at once, where Web Crypto's goes through a thread pool. */
 type NodeCrypto = typeof import('node:crypto')

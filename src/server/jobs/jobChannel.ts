@@ -1,7 +1,7 @@
-import { JOBS_CHANNEL } from './keys.js'
+import { JOBS_CHANNEL } from '../keys.js'
 import { jobName, type JobKey, type JobSnapshot } from './jobSnapshot.js'
-import type { ProxyStore } from './stores/store.js'
-import { thrownText } from './partnerHooks.js'
+import type { ProxyStore } from '../stores/store.js'
+import { thrownText } from '../partnerHooks.js'
 
 type Listener = (snapshot: JobSnapshot) => void
 

@@ -1,6 +1,6 @@
-import { JOBS_CHANNEL, keys } from './keys.js'
+import { JOBS_CHANNEL, keys } from '../keys.js'
 import { jobName, type JobKey, type JobSnapshot } from './jobSnapshot.js'
-import { together, type ProxyStore, type StoreOperation } from './stores/store.js'
+import { together, type ProxyStore, type StoreOperation } from '../stores/store.js'
 
 /**
  * How a job's snapshot is written, kept `keepMs`: the first end written wins and every later write

@@ -1,8 +1,8 @@
-import { jobName } from './jobSnapshot.js'
+import { jobName } from '../jobs/jobSnapshot.js'
 import { createHeartbeat, type Beating } from './heartbeat.js'
-import { versionOf, type JobKey, type JobSnapshot, type JobStatus } from './jobStatus.js'
+import { versionOf, type JobKey, type JobSnapshot, type JobStatus } from '../jobs/jobStatus.js'
 import { EVENT_STREAM_HEADERS, eventId, fullEvent, jobEvent, jobTag, versionsIn } from './streamFormat.js'
-import { thrownText } from './partnerHooks.js'
+import { thrownText } from '../partnerHooks.js'
 
 /** One job a stream carries: where it is in the store, and how the page names it. */
 export interface StreamedJob {

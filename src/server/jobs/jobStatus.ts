@@ -4,8 +4,8 @@ import { winnersNews } from './jobClaim.js'
 import { jobName, servedUntil, succeeded as ok, type JobKey, type JobSnapshot, type JobStatusOptions } from './jobSnapshot.js'
 import { watchLoop } from './jobWatch.js'
 import { jobWriter } from './jobWrite.js'
-import { keys } from './keys.js'
-import { together, type ProxyStore, type StoreOperation } from './stores/store.js'
+import { keys } from '../keys.js'
+import { together, type ProxyStore, type StoreOperation } from '../stores/store.js'
 export { endedIn, versionOf, type JobKey, type JobSnapshot, type JobStatusOptions } from './jobSnapshot.js'
 
 /** How long a webhook about a job the store does not know is kept, for the job's first snapshot to take. */

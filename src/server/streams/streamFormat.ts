@@ -1,4 +1,4 @@
-import { hashText } from '../tools/internal.js'
+import { hashText } from '../../tools/internal.js'
 
 /** What an event stream sends: its headers, its job events, and the id naming what the page has of each job. */
 

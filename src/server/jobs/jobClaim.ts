@@ -1,7 +1,7 @@
 import type { createJobChannel } from './jobChannel.js'
 import { jobName, type JobKey, type JobSnapshot, type JobStatusOptions } from './jobSnapshot.js'
-import { keys } from './keys.js'
-import { together, type ProxyStore } from './stores/store.js'
+import { keys } from '../keys.js'
+import { together, type ProxyStore } from '../stores/store.js'
 
 /**
  * Another instance reads the job: its news, when it comes. Its claim lasts as long as its read

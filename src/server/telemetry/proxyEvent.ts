@@ -1,4 +1,4 @@
-import type { PROXY_ERROR_CODES, ProxyErrorCode, ToolId } from '../tools/index.js'
+import type { PROXY_ERROR_CODES, ProxyErrorCode, ToolId } from '../../tools/index.js'
 
 /** Which route answered: a tool call, a job read, the event stream, a webhook, the usage figures, a download. */
 export type ProxyRouteKind = 'call' | 'job' | 'events' | 'webhooks' | 'usage' | 'download'

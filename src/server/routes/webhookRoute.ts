@@ -1,10 +1,10 @@
-import { defaultInterpretation, isTerminal } from '../tools/index.js'
-import { errorAnswer, relayedHeaders } from './answers.js'
-import { smallBytes } from './bodies.js'
-import type { ProxyContext, WebhookReceiver } from './context.js'
-import type { JobSnapshot } from './jobStatus.js'
-import { keys } from './keys.js'
-import { webhookHeaders, WEBHOOK_TOLERANCE_MS, type WebhookHeaders, type WebhookJob } from './webhooks.js'
+import { defaultInterpretation, isTerminal } from '../../tools/index.js'
+import { errorAnswer, relayedHeaders } from '../answers.js'
+import { smallBytes } from '../bodies.js'
+import type { ProxyContext, WebhookReceiver } from '../context.js'
+import type { JobSnapshot } from '../jobs/jobStatus.js'
+import { keys } from '../keys.js'
+import { webhookHeaders, WEBHOOK_TOLERANCE_MS, type WebhookHeaders, type WebhookJob } from '../webhooks/webhooks.js'
 
 /** `POST {basePath}/webhooks`: the service telling of a job. Verified first; then kept and published like a read. */
 export async function webhookRoute(context: ProxyContext, request: Request): Promise<Response> {

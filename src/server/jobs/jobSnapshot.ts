@@ -1,5 +1,5 @@
-import { defaultInterpretation, isTerminal } from '../tools/index.js'
-import { hashText } from '../tools/internal.js'
+import { defaultInterpretation, isTerminal } from '../../tools/index.js'
+import { hashText } from '../../tools/internal.js'
 
 /** A job as the service last told of it (a read's answer or a webhook): one for every user and instance, before any per-user rewriting. */
 export interface JobSnapshot {

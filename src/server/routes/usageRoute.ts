@@ -1,10 +1,10 @@
-import type { Usage } from '../tools/index.js'
-import { errorAnswer, SAFE_HEADERS } from './answers.js'
-import type { ProxyContext } from './context.js'
-import type { Caller } from './guards.js'
-import { keys } from './keys.js'
-import { capWindow } from './money.js'
-import type { ProxyLimits } from './options.js'
+import type { Usage } from '../../tools/index.js'
+import { errorAnswer, SAFE_HEADERS } from '../answers.js'
+import type { ProxyContext } from '../context.js'
+import type { Caller } from '../guards.js'
+import { keys } from '../keys.js'
+import { capWindow } from '../money.js'
+import type { ProxyLimits } from '../options.js'
 
 /** The person's standing: calls counted in this window, the cap, and when the window ends. */
 export async function usageOf({ store, limits }: ProxyContext, { storeId }: Caller, now = Date.now()): Promise<Usage> {
