@@ -21,6 +21,18 @@ function layer(folder, allowed, message, packages = []) {
   })
 }
 
+/**
+ * The proxy's routes stand apart: a module in src/server/routes imports no other route (what two
+ * share lives outside the folder), on top of the server layer's own rule for that depth.
+ */
+function routesApart(serverLayer) {
+  const [level, { patterns }] = serverLayer[1].rules['no-restricted-imports']
+  const apart = { regex: '^\\./', message: 'A route imports no other route: what routes share lives in a module outside routes/.' }
+  return { files: ['src/server/routes/*.{ts,tsx}'], rules: { 'no-restricted-imports': [level, { patterns: [...patterns, apart] }] } }
+}
+
+const serverLayer = layer('server', ['tools/index.js', 'tools/internal.js'], 'server imports only tools (../tools/index.js).', ['react', 'react-dom', '@tanstack/*'])
+
 export default defineConfig([
   // Build output and generated files: not ours to lint.
   globalIgnores(['dist/', 'storybook-static/', 'coverage/', 'public/mockServiceWorker.js', 'examples/*/.next/', 'examples/*/next-env.d.ts']),
@@ -38,5 +50,6 @@ export default defineConfig([
   ...layer('react', ['tools/index.js', 'tools/internal.js'], 'react imports only tools (../tools/index.js, ../tools/internal.js).'),
   ...layer('components', ['react/index.js', 'react/internal.js'], 'components import only the React layer (../react/index.js, ../react/internal.js).'),
   ...layer('mock', ['tools/index.js', 'tools/internal.js'], 'mock imports only tools (../tools/index.js, ../tools/internal.js).', ['react', 'react-dom', '@tanstack/*']),
-  ...layer('server', ['tools/index.js', 'tools/internal.js'], 'server imports only tools (../tools/index.js).', ['react', 'react-dom', '@tanstack/*']),
+  ...serverLayer,
+  routesApart(serverLayer),
 ])

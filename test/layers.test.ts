@@ -27,6 +27,9 @@ describe('layering', () => {
     ['src/mock/artifacts/x.ts', "import { createClient } from '../../client/index.js'"],
     ['src/react/locales/x.ts', "import { send } from '../../client/client.js'"],
     ['src/components/styles/deep/x.tsx', "import { queryKey } from '../../../react/keys.js'"],
+    // A route imports no other route, and its folder keeps the server's layer.
+    ['src/server/routes/x.ts', "import { readFailure } from './jobRoute.js'"],
+    ['src/server/routes/x.ts', "import { useTool } from '../../react/index.js'"],
   ])('refuses in %s: %s', { timeout: 20_000 }, async (file, source) => {
     expect(await problems(file, `${source}\nexport {}\n`)).not.toEqual([])
   })
@@ -40,6 +43,8 @@ describe('layering', () => {
     ['src/mock/artifacts/x.ts', "import { TOOLS } from '../../tools/index.js'"],
     ['src/mock/artifacts/x.ts', "import type { MockServiceOptions } from '../types.js'"],
     ['src/react/locales/x.ts', "import type { Messages } from '../messages.js'"],
+    ['src/server/routes/x.ts', "import { readFailure } from '../jobAnswers.js'"],
+    ['src/server/routes/x.ts', "import { TOOLS } from '../../tools/index.js'"],
   ])('allows in %s: %s', { timeout: 20_000 }, async (file, source) => {
     expect(await problems(file, `${source}\nexport {}\n`)).toEqual([])
   })

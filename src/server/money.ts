@@ -1,5 +1,6 @@
 // The money rule, in one place: what counts under a user's spend cap, and when a call is given back.
 import type { Tool } from '../tools/index.js'
+import { errorAnswer } from './answers.js'
 import { keys } from './keys.js'
 import type { ProxyLimits } from './options.js'
 import { together, type ProxyStore, type StoreOperation } from './stores/store.js'
@@ -119,4 +120,13 @@ export async function reserveWith(
     return { giveBack: null, answers: rest, repeat, repeatOf }
   }
   return { giveBack, answers: rest, marked: claimed ? mark : undefined, repeat, repeatOf }
+}
+
+/** The 402 `user_limit` answer: it says when the window ends, in the body and as `Retry-After`. */
+export function userLimitAnswer(limits: ProxyLimits, now = Date.now()): Response {
+  const { endsAt } = capWindow(limits, now)
+  return errorAnswer(402, 'userLimit', 'This user has made all the calls allowed for now.', {
+    details: { limit: limits.calls, windowMs: limits.windowMs, resetAt: new Date(endsAt).toISOString() },
+    headers: { 'Retry-After': String(Math.max(1, Math.ceil((endsAt - now) / 1000))) },
+  })
 }

@@ -1,7 +1,7 @@
 import { errorAnswer } from './answers.js'
 import { closeUnread } from './bodies.js'
 import { createContext, type ProxyContext } from './context.js'
-import { jobOnStream } from './routes/eventsRoute.js'
+import { jobOnStream } from './jobAnswers.js'
 import { AnswerTooLarge } from './links.js'
 import { thrownText } from './partnerHooks.js'
 import type { ToolsProxy, ToolsProxyOptions } from './options.js'

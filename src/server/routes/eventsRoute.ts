@@ -2,13 +2,10 @@ import { getTool } from '../../tools/index.js'
 import { errorAnswer } from '../answers.js'
 import type { ProxyContext, UserStreamedJob } from '../context.js'
 import { overRate, rateLimited, toolNotAllowed } from '../guards.js'
-import type { JobSnapshot } from '../jobs/jobStatus.js'
 import type { Caller } from '../guards.js'
-import { jobReply } from '../rewrite.js'
-import { readFailure } from './jobRoute.js'
 import { MAX_STREAMED_JOBS, type RefusedJob } from '../streams/events.js'
 import { keys, userJobsChannel } from '../keys.js'
-import type { ProxyStore, StoreOperation } from '../stores/store.js'
+import { pageOf, RECENT_MS, userJob } from '../streams/jobNews.js'
 import { thrownText } from '../partnerHooks.js'
 
 /**
@@ -83,61 +80,4 @@ export async function eventsRoute(context: ProxyContext, request: Request, user:
   stream.add = add
   for (const text of recent) join(text, Date.now() - RECENT_MS)
   return response
-}
-
-/** How long a new job stays in its page's recent list: far longer than a stream takes to open. */
-const RECENT_MS = 30_000
-
-/**
- * The page a request comes from, as the kit's client names it (`X-Tools-Page`, once the proxy has
- * named it a stream): a random id, so a stream opening takes the jobs its own page started
- * meanwhile, not every tab's. Anything else is no page.
- */
-export function pageOf(request: Request): string | undefined {
-  const page = request.headers.get('x-tools-page')
-  return page && /^[\w-]{1,64}$/.test(page) ? page : undefined
-}
-
-/**
- * A new job's news, in its creation's trip to the store: told to the user's open streams, and kept
- * a while for its page's stream opening now (where the store keeps lists: a store's own batch may
- * not know them).
- */
-export function newJobNews(store: ProxyStore, user: Caller, tool: string, jobId: string, page: string | undefined): StoreOperation[] {
-  const news = JSON.stringify({ tool, jobId, at: Date.now(), page })
-  const told: StoreOperation = { op: 'publish', channel: userJobsChannel(user.storeId), message: news }
-  if (!store.push || !page) return [told]
-  return [told, { op: 'push', key: keys.recentJobs(user.storeId, page), value: news, max: MAX_STREAMED_JOBS, ttlMs: RECENT_MS }]
-}
-
-/**
- * A job the user started (created after `since`, when given; on `page`, when the stream names its
- * page: another tab's jobs would only take its places), as told on their channel, with its handle
- * for them; undefined for anything else.
- */
-async function userJob(context: ProxyContext, user: Caller, text: string, since: number, page: string | undefined): Promise<UserStreamedJob | undefined> {
-  const { tool: id, jobId, at, page: from } = JSON.parse(text) as { tool: string; jobId: string; at: number; page?: string }
-  const tool = getTool(id)
-  if ((since && !(at > since)) || (page && from !== page)) return undefined
-  if (!tool || tool.mode !== 'deferred' || !user.tools.includes(tool.id)) return undefined
-  return { key: { toolPath: tool.path, jobId }, tool: tool.id, handle: await context.handles.job(user.user, tool.id, jobId), user }
-}
-
-/** How a stream sees its jobs, as a job read does: `answer`, a job's event for the page (exactly what a read answers this user, as JSON text); `present`, a job's state when the store holds none. */
-export const jobOnStream = {
-  async answer(context: ProxyContext, job: UserStreamedJob, snapshot: JobSnapshot): Promise<{ status: number; json: string }> {
-    const reply = await jobReply(context, snapshot, job.user, getTool(job.tool)!, job.key.jobId, job.handle)
-    return { status: reply.status, json: reply.json ? reply.body : JSON.stringify(reply.body) }
-  },
-
-  /** Read once for every reader (jobStatus); a read that failed is told as the failure a read answers, and the page reads it itself. */
-  async present(context: ProxyContext, job: UserStreamedJob): Promise<JobSnapshot> {
-    try {
-      return (await context.jobStatus.read(job.key)).snapshot
-    } catch (error) {
-      // The stream waits on this read, not a request of the page's: nobody cancels it.
-      const failure = readFailure(context, job.key.toolPath, error, { signal: new AbortController().signal })
-      return { status: failure.status, body: await failure.text(), headers: {}, readAt: 0, terminal: false }
-    }
-  },
 }

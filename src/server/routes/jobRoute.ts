@@ -5,8 +5,7 @@ import type { JobSnapshot } from '../jobs/jobStatus.js'
 import type { Caller } from '../guards.js'
 import { keys } from '../keys.js'
 import { jobReply, linkHolds, replyResponse } from '../rewrite.js'
-import { StoreUnavailable } from '../stores/store.js'
-import { failureOf } from '../upstream.js'
+import { readFailure } from '../jobAnswers.js'
 
 /** `GET {basePath}/<tool>/jobs/<handle>`: a job's status, as kept or read once for every reader, rewritten for this user. */
 export async function jobRoute(context: ProxyContext, request: Request, user: Caller, tool: Tool, handle: string): Promise<Response> {
@@ -25,10 +24,4 @@ export async function jobRoute(context: ProxyContext, request: Request, user: Ca
   }
   context.telemetry.note(request, { upstreamStatus: snapshot.status })
   return replyResponse(await jobReply(context, snapshot, user, tool, jobId, handle, written ?? null, holds.held(added)))
-}
-
-/** A job read the service failed, answered as the proxy answers that failure; a store's failure is the router's to answer. */
-export function readFailure(context: ProxyContext, toolPath: string, error: unknown, request: Pick<Request, 'signal'>): Response {
-  if (error instanceof StoreUnavailable) throw error
-  return context.service.failed(`GET ${toolPath}/jobs`, failureOf(error, { timedOut: false, signal: request.signal }), request)
 }
