@@ -1,4 +1,5 @@
 import { errorAnswer } from './answers.js'
+import { refuse } from './bodies.js'
 import type { ProxyContext } from './context.js'
 import { keys, storeIdOf } from './keys.js'
 import type { ProxyUser } from './options.js'
@@ -67,6 +68,15 @@ export async function overRate(context: ProxyContext, user: Caller, which: 'rate
 /** Per proxy, the rate keys (a user's, in one window) found over their rate lately. */
 const overBy = new WeakMap<ProxyContext, Map<string, true>>()
 const MAX_OVER = 10_000
+
+/**
+ * A call refused before its place under the cap: still counted under the rate, which may refuse
+ * it first. Answered once some of its body is read (refuse): the page sees it, not a reset.
+ */
+export async function refusedCounted(context: ProxyContext, request: Request, user: Caller, answer: Response): Promise<Response> {
+  const wait = await overRate(context, user)
+  return refuse(request, wait === undefined ? answer : rateLimited(wait), context.timeoutMs)
+}
 
 export const rateLimited = (wait: number) =>
   errorAnswer(429, 'rateLimited', 'Too many requests; try again shortly.', { headers: { 'Retry-After': String(wait) } })

@@ -1,17 +1,37 @@
 import { TOOLS, type Tool, type ToolId } from '../tools/index.js'
 import { errorAnswer } from './answers.js'
-import { refuse } from './bodies.js'
+import { refuse, tooLarge } from './bodies.js'
 import { callRoute } from './routes/callRoute.js'
 import type { ProxyContext } from './context.js'
 import { downloadRoute } from './routes/downloadRoute.js'
 import { eventsRoute } from './routes/eventsRoute.js'
-import { crossSite, overRate, rateLimited, signedInUser, toolNotAllowed, type Caller } from './guards.js'
+import { crossSite, overRate, rateLimited, refusedCounted, signedInUser, toolNotAllowed, type Caller } from './guards.js'
 import { jobRoute } from './routes/jobRoute.js'
 import type { ProxyRouteKind } from './telemetry/proxyEvent.js'
 import { usageRoute } from './routes/usageRoute.js'
 import { webhookRoute } from './routes/webhookRoute.js'
 
-/** A route a path under `basePath` matched: its method, and who answers it. */
+/** A check a request passes before its route runs, in the order its route lists them (guards.ts). */
+export type Guard =
+  /** A POST from a page of another site is refused (403). */
+  | 'sameSite'
+  /** `authorize` names the user, or 401. */
+  | 'signedIn'
+  /** Counted under the user's `rate` (429 over it). */
+  | 'rate'
+  /**
+   * Counted under `rate` with the call's place under the cap, in the route's one trip to the
+   * store; a request a later guard refuses is counted here first, and answers 429 when over it.
+   */
+  | 'rateWithCap'
+  /** Counted under the user's `streamRate`, for opening an event stream. */
+  | 'streamRate'
+  /** The user may use the route's tool, or 403. */
+  | 'tool'
+  /** A body declared larger than `maxUploadBytes` is refused unread (413). */
+  | 'uploadCap'
+
+/** A route a path under `basePath` matched: its method, the guards it passes, and who answers it. */
 interface Route {
   method: 'GET' | 'POST'
   kind: ProxyRouteKind
@@ -19,14 +39,15 @@ interface Route {
   name: string
   /** The tool the user must be allowed. */
   tool?: ToolId
-  /** A signed-in user's request (checked for site, sign-in and rate first). */
-  run?: (context: ProxyContext, request: Request, user: Caller) => Promise<Response>
   /**
-   * Not counted under `rate`, which guards against a person's flood, not the kit following its own
-   * jobs: a job read costs the service at most one read per job a second, whoever asks (jobStatus),
-   * and a user's open streams are capped by `streamsPerUser`, their opening by `streamRate`.
+   * What a request passes before `run`, in order. Job reads and event streams are not counted under
+   * `rate`, which guards against a person's flood, not the kit following its own jobs: a job read
+   * costs the service at most one read per job a second, whoever asks (jobStatus), and a user's
+   * open streams are capped by `streamsPerUser`, their opening by `streamRate`.
    */
-  followsJobs?: true
+  guards: readonly Guard[]
+  /** A signed-in user's request, once through its guards. */
+  run?: (context: ProxyContext, request: Request, user: Caller) => Promise<Response>
   /** The service's own call: its signature, not a session, says who sent it. */
   open?: (context: ProxyContext, request: Request) => Promise<Response>
 }
@@ -37,29 +58,30 @@ const byPath = new Map<string, Tool>(TOOLS.map((tool) => [tool.path, tool]))
 const ROUTES: ((rest: string) => Route | undefined)[] = [
   (rest) => {
     const tool = byPath.get(rest)
-    return tool && { method: 'POST', kind: 'call', name: tool.path, tool: tool.id, run: (context, request, user) => callRoute(context, request, user, tool) }
+    const run: Route['run'] = (context, request, user) => callRoute(context, request, user, tool!)
+    return tool && { method: 'POST', kind: 'call', name: tool.path, tool: tool.id, guards: ['sameSite', 'signedIn', 'rateWithCap', 'tool', 'uploadCap'], run }
   },
-  (rest) => (rest === '/events' ? { method: 'GET', kind: 'events', name: rest, followsJobs: true, run: eventsRoute } : undefined),
-  (rest) => (rest === '/webhooks' ? { method: 'POST', kind: 'webhooks', name: rest, open: webhookRoute } : undefined),
-  (rest) => (rest === '/usage' ? { method: 'GET', kind: 'usage', name: rest, run: usageRoute } : undefined),
+  (rest) => (rest === '/events' ? { method: 'GET', kind: 'events', name: rest, guards: ['signedIn', 'streamRate'], run: eventsRoute } : undefined),
+  (rest) => (rest === '/webhooks' ? { method: 'POST', kind: 'webhooks', name: rest, guards: [], open: webhookRoute } : undefined),
+  (rest) => (rest === '/usage' ? { method: 'GET', kind: 'usage', name: rest, guards: ['signedIn', 'rate'], run: usageRoute } : undefined),
   (rest) => {
     const [, path, handle] = /^(\/.+)\/jobs\/([^/]+)$/.exec(rest) ?? []
     const tool = path ? byPath.get(path) : undefined
     if (tool?.mode !== 'deferred') return undefined
     const run: Route['run'] = (context, request, user) => jobRoute(context, request, user, tool, decodeSegment(handle!))
-    return { method: 'GET', kind: 'job', name: `${tool.path}/jobs/{handle}`, tool: tool.id, followsJobs: true, run }
+    return { method: 'GET', kind: 'job', name: `${tool.path}/jobs/{handle}`, tool: tool.id, guards: ['signedIn', 'tool'], run }
   },
   (rest) => {
     const [, token] = /^\/artifacts\/([^/]+)(?:\/[^/]*)?$/.exec(rest) ?? []
     if (token === undefined) return undefined
     const run: Route['run'] = (context, request, user) => downloadRoute(context, request, user, decodeSegment(token))
-    return { method: 'GET', kind: 'download', name: '/artifacts/{token}/{name}', run }
+    return { method: 'GET', kind: 'download', name: '/artifacts/{token}/{name}', guards: ['signedIn', 'rate'], run }
   },
 ]
 
-/** Finds a request's route and lets it through the guards every route shares: method, site, sign-in, rate (downloads, usage; a call's with its cap, in callRoute), tool. */
+/** Finds a request's route, checks its method, and lets it through the guards its row lists. */
 export async function route(context: ProxyContext, request: Request): Promise<Response> {
-  const { basePath, timeoutMs } = context
+  const { basePath } = context
   const { pathname } = new URL(request.url)
   const rest = pathname.startsWith(`${basePath}/`) ? pathname.slice(basePath.length) : undefined
   let matched: Route | undefined
@@ -72,20 +94,38 @@ export async function route(context: ProxyContext, request: Request): Promise<Re
     return errorAnswer(405, 'methodNotAllowed', `Use ${method}.`, { headers: { Allow: method } })
   }
   if (matched.open) return matched.open(context, request)
-  if (method === 'POST' && crossSite(request, context.allowedOrigins)) {
-    return errorAnswer(403, 'crossSite', 'This request came from another site.')
-  }
-  const user = await signedInUser(context, request)
-  // Perhaps a page whose session ended: what of its body comes at once is read, so it sees the answer.
-  if (!user) return refuse(request, errorAnswer(401, 'unauthorized', 'Sign in to use the tools.'), SIGNED_OUT_DRAIN_MS)
-  context.telemetry.note(request, { user: user.user })
-  const allowed = !tool || user.tools.includes(tool)
-  // A call the user may make is counted under the rate with its place under the cap, in one trip (callRoute).
-  const wait = matched.followsJobs || (kind === 'call' && allowed) ? undefined : await overRate(context, user)
+  const passed = await throughGuards(context, request, matched)
+  return passed instanceof Response ? passed : matched.run!(context, request, passed)
+}
+
+/** The signed-in user once the route's guards let the request through, or the first refusal. */
+async function throughGuards(context: ProxyContext, request: Request, { guards, tool }: Route): Promise<Caller | Response> {
+  const { timeoutMs } = context
+  let user: Caller | undefined
+  let countedLater = false
   // A signed-in person's refusal is answered once some of the body is read (refuse): their page sees it, not a reset.
-  if (wait !== undefined) return refuse(request, rateLimited(wait), timeoutMs)
-  if (!allowed) return refuse(request, toolNotAllowed(tool), timeoutMs)
-  return matched.run!(context, request, user)
+  const refused = (answer: Response) => (countedLater ? refusedCounted(context, request, user!, answer) : refuse(request, answer, timeoutMs))
+  for (const guard of guards) {
+    if (guard === 'sameSite' && crossSite(request, context.allowedOrigins)) {
+      return errorAnswer(403, 'crossSite', 'This request came from another site.')
+    }
+    if (guard === 'signedIn') {
+      user = await signedInUser(context, request)
+      // Perhaps a page whose session ended: what of its body comes at once is read, so it sees the answer.
+      if (!user) return refuse(request, errorAnswer(401, 'unauthorized', 'Sign in to use the tools.'), SIGNED_OUT_DRAIN_MS)
+      context.telemetry.note(request, { user: user.user })
+    }
+    if (guard === 'rateWithCap') countedLater = true
+    if (guard === 'rate' || guard === 'streamRate') {
+      const wait = await overRate(context, user!, guard)
+      if (wait !== undefined) return refuse(request, rateLimited(wait), timeoutMs)
+    }
+    if (guard === 'tool' && tool && !user!.tools.includes(tool)) return refused(toolNotAllowed(tool))
+    if (guard === 'uploadCap' && Number(request.headers.get('content-length')) > context.maxUploadBytes) {
+      return refused(tooLarge(context.maxUploadBytes))
+    }
+  }
+  return user!
 }
 
 /** How long a body is read before a 401 is answered: a page's upload arrives at once, a trickle is not waited for. */

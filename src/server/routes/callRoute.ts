@@ -8,26 +8,20 @@ import { keys } from '../keys.js'
 import { newJobNews, pageOf } from '../streams/jobNews.js'
 import { AnswerTooLarge, artifactPaths, stringsIn } from '../links.js'
 import { billable, firstJobOf, markOf, outcomeOfFailure, reserveWith, userLimitAnswer, type CallOutcome } from '../money.js'
-import { overRate, rateCount, rateLimited, type Caller } from '../guards.js'
+import { rateCount, rateLimited, refusedCounted, type Caller } from '../guards.js'
 import { MEMORY_TTL, replyResponse, rewriteFor } from '../rewrite.js'
 import type { Answer } from '../service.js'
 import { StoreUnavailable, type StoreOperation } from '../stores/store.js'
 import { failureOf, isRedirect, upstreamTimer, UpstreamFailure } from '../upstream.js'
 
-/** `POST {basePath}/<tool>`: a tool call, its body passed on (checked first when it is JSON), counted under the user's cap. */
+/** `POST {basePath}/<tool>`: a tool call, its body passed on (checked first when it is JSON), counted under the user's rate and cap in one trip (its guards: router). */
 export async function callRoute(context: ProxyContext, request: Request, user: Caller, tool: Tool): Promise<Response> {
   const { maxUploadBytes, timeoutMs, service } = context
   const rate = rateCount(context, user)
-  /** Refused before its place under the cap: still counted under the rate, which may refuse it first. */
-  const refused = async (answer: Response) => {
-    const wait = await overRate(context, user)
-    return refuse(request, wait === undefined ? answer : rateLimited(wait), timeoutMs)
-  }
-  if (Number(request.headers.get('content-length')) > maxUploadBytes) return refused(tooLarge(maxUploadBytes))
   const contentType = request.headers.get('content-type') ?? ''
   const json = tool.body === 'json' && /^application\/json\b/i.test(contentType)
   const parsed = json ? await jsonBody(context, request, tool) : undefined
-  if (parsed instanceof Response) return refused(parsed)
+  if (parsed instanceof Response) return refusedCounted(context, request, user, parsed)
   const form = !json && /^multipart\/form-data\b/i.test(contentType) ? formFieldReader(contentType) : undefined
   const opaque = !parsed && !form && request.body !== null
 

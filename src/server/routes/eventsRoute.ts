@@ -1,7 +1,7 @@
 import { getTool } from '../../tools/index.js'
 import { errorAnswer } from '../answers.js'
 import type { ProxyContext, UserStreamedJob } from '../context.js'
-import { overRate, rateLimited, toolNotAllowed } from '../guards.js'
+import { toolNotAllowed } from '../guards.js'
 import type { Caller } from '../guards.js'
 import { MAX_STREAMED_JOBS, type RefusedJob } from '../streams/events.js'
 import { keys, userJobsChannel } from '../keys.js'
@@ -15,9 +15,6 @@ import { thrownText } from '../partnerHooks.js'
  * before, join it.
  */
 export async function eventsRoute(context: ProxyContext, request: Request, user: Caller): Promise<Response> {
-  // Opening a stream has its own rate, counted first: a refused open costs the store that count alone.
-  const wait = await overRate(context, user, 'streamRate')
-  if (wait !== undefined) return rateLimited(wait)
   const wanted = new URL(request.url).searchParams.getAll('job')
   if (wanted.length === 0 || wanted.length > MAX_STREAMED_JOBS) {
     return errorAnswer(400, 'invalidInput', `Name from 1 to ${MAX_STREAMED_JOBS} jobs, as job=<tool>:<handle>.`)
