@@ -26,7 +26,7 @@ export interface Caller extends ProxyUser {
 
 /** The user `authorize` names, when it names one properly. */
 export async function signedInUser(context: ProxyContext, request: Request): Promise<Caller | undefined> {
-  const user = await context.options.authorize(request)
+  const user = await context.settings.authorize(request)
   if (!user || typeof user.user !== 'string' || user.user === '' || !Array.isArray(user.tools)) return undefined
   return { user: user.user, tools: user.tools, storeId: storeIdOf(user.user) }
 }
@@ -36,7 +36,7 @@ export async function signedInUser(context: ProxyContext, request: Request): Pro
  * opened): the store's operation, and the seconds to wait when the count it answers is over it.
  */
 export function rateCount(context: ProxyContext, { storeId }: Caller, which: 'rate' | 'streamRate' = 'rate') {
-  const rate = context[which]
+  const rate = context.settings[which]
   const now = Date.now()
   const window = Math.floor(now / rate.perMs)
   const key = which === 'rate' ? keys.rate(storeId, window) : keys.streamRate(storeId, window)
@@ -49,25 +49,17 @@ export function rateCount(context: ProxyContext, { storeId }: Caller, which: 'ra
 /**
  * Counts a request against one of the user's rates; the seconds to wait when over it. A count
  * never goes down within its window: a user found over it is refused with no store trip until
- * the window ends (per instance, at most MAX_OVER users remembered).
+ * the window ends (per instance, a bounded number of users remembered: state.ts).
  */
 export async function overRate(context: ProxyContext, user: Caller, which: 'rate' | 'streamRate' = 'rate'): Promise<number | undefined> {
   const { operation, wait } = rateCount(context, user, which)
-  let over = overBy.get(context)
-  if (!over) overBy.set(context, (over = new Map()))
-  if (over.get(operation.key)) return wait(Infinity)
+  const { overRate } = context.state
+  if (overRate.has(operation.key)) return wait(Infinity)
   const [count] = await together(context.store, [operation])
   const answer = wait(count)
-  if (answer !== undefined) {
-    if (over.size >= MAX_OVER) over.clear()
-    over.set(operation.key, true)
-  }
+  if (answer !== undefined) overRate.remember(operation.key, true)
   return answer
 }
-
-/** Per proxy, the rate keys (a user's, in one window) found over their rate lately. */
-const overBy = new WeakMap<ProxyContext, Map<string, true>>()
-const MAX_OVER = 10_000
 
 /**
  * A call refused before its place under the cap: still counted under the rate, which may refuse
@@ -75,7 +67,7 @@ const MAX_OVER = 10_000
  */
 export async function refusedCounted(context: ProxyContext, request: Request, user: Caller, answer: Response): Promise<Response> {
   const wait = await overRate(context, user)
-  return refuse(request, wait === undefined ? answer : rateLimited(wait), context.timeoutMs)
+  return refuse(request, wait === undefined ? answer : rateLimited(wait), context.settings.timeoutMs)
 }
 
 export const rateLimited = (wait: number) =>

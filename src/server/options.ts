@@ -90,9 +90,6 @@ export interface ToolsProxyOptions {
   onEvent?: (event: ProxyEvent) => void
 }
 
-/** `streamRate` unless set: a page opens one stream for its life. */
-export const DEFAULT_STREAM_RATE: ProxyRate = { requests: 30, perMs: 10_000 }
-
 export interface ToolsProxy {
   /** Answers one request under `basePath`: a Fetch-standard handler for any runtime. */
   handle(request: Request): Promise<Response>

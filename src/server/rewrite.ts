@@ -36,8 +36,6 @@ export interface AnswerView {
 
 /** Distinct files one answer may link to. */
 const MAX_LINKS = 1000
-/** Signed links remembered, at most. */
-const SIGNED_LINKS_KEPT = 10_000
 /** What is remembered of a file (its first user). */
 export const MEMORY_TTL = 7 * 24 * 60 * 60 * 1000
 
@@ -77,7 +75,7 @@ export async function rewriteFor(context: ProxyContext, upstream: Answer, view: 
   const handle = view.handle ?? (jobId && tool ? await handles.job(user.user, tool.id, jobId) : undefined)
   const json = await rewriteAnswer(body, { jobId, handle, pathOf: pathOf(context), sign: (paths) => signLinks(context, view, paths), scrub: service.scrub }, MAX_LINKS)
   // A job's answer names the stream its updates come on: the page listens there instead of polling.
-  const live: Record<string, string> = handle ? { 'X-Tools-Events': `${context.basePath}/events` } : {}
+  const live: Record<string, string> = handle ? { 'X-Tools-Events': `${context.settings.basePath}/events` } : {}
   return { status, headers: { ...headers, ...live }, body: json, json: true, createdJobId }
 }
 
@@ -88,11 +86,11 @@ const pathOf =
     defaultInterpretation.artifacts(value, `${service.base}/artifacts/`)[0]?.slice(service.base.length)
 
 /** Whether an answer's links may be signed for its user: only the files a tool makes are the caller's (text read back, an upload's or an echo, is not). */
-const signable = (context: ProxyContext, tool: Tool | undefined): tool is Tool => tool !== undefined && context.fileTools.has(tool.id)
+const signable = (context: ProxyContext, tool: Tool | undefined): tool is Tool => tool !== undefined && context.settings.fileTools.has(tool.id)
 
 /** Links expire on the minute, so a poll of a job whose files did not change reuses their signatures: its key among links signed lately. */
 function linkSigning(context: ProxyContext, user: Caller, tool: Tool) {
-  const expiresAt = Math.ceil((Date.now() + context.artifactTtl) / 60_000) * 60_000
+  const expiresAt = Math.ceil((Date.now() + context.settings.artifactTtlMs) / 60_000) * 60_000
   // One JSON array, then the path's JSON string: the two never run into each other.
   const prefix = JSON.stringify([user.user, tool.id, expiresAt])
   return { expiresAt, linkKey: (path: string) => prefix + JSON.stringify(path) }
@@ -120,7 +118,7 @@ export function linkHolds(context: ProxyContext, user: Caller, tool: Tool, jobId
       // Not known what the request carried: nothing is held anew (signLinks signs only files held for this user already).
       if (!signable(context, tool) || written === 'unknown') return []
       const { linkKey } = linkSigning(context, user, tool)
-      paths = linkedPaths(body, { jobId, handle, pathOf: pathOf(context), scrub: context.service.scrub }, MAX_LINKS).filter((path) => !written.has(path) && !context.signedLinks.has(linkKey(path)))
+      paths = linkedPaths(body, { jobId, handle, pathOf: pathOf(context), scrub: context.service.scrub }, MAX_LINKS).filter((path) => !written.has(path) && !context.state.signedLinks.has(linkKey(path)))
       return paths.map((path) => holdFor(path, user))
     },
     held: (answers: unknown[] | undefined): Map<string, string> => new Map(answers ? paths.map((path, index) => [path, answers[index] as string]) : []),
@@ -131,7 +129,7 @@ export function linkHolds(context: ProxyContext, user: Caller, tool: Tool, jobId
 async function signLinks(context: ProxyContext, { user, tool, written, held }: AnswerView, paths: string[]): Promise<Map<string, string>> {
   const signed = new Map<string, string>()
   if (!signable(context, tool)) return signed
-  const { signedLinks } = context
+  const { signedLinks } = context.state
   const { expiresAt, linkKey } = linkSigning(context, user, tool)
   // Unknown (an unread body, or the store lost the job's record): any path may be the user's own
   // input, so only a file held for this user already is signed, and none is held anew.
@@ -154,9 +152,8 @@ async function signLinks(context: ProxyContext, { user, tool, written, held }: A
       let link = signedLinks.get(key)
       if (!link) {
         const token = await context.handles.artifact(user.user, tool.id, path, expiresAt)
-        link = `${context.basePath}/artifacts/${token}/${encodeURIComponent(fileNameOf(path))}`
-        if (signedLinks.size >= SIGNED_LINKS_KEPT) signedLinks.clear()
-        signedLinks.set(key, link)
+        link = `${context.settings.basePath}/artifacts/${token}/${encodeURIComponent(fileNameOf(path))}`
+        signedLinks.remember(key, link)
       }
       signed.set(path, link)
     }),

@@ -81,7 +81,7 @@ const ROUTES: ((rest: string) => Route | undefined)[] = [
 
 /** Finds a request's route, checks its method, and lets it through the guards its row lists. */
 export async function route(context: ProxyContext, request: Request): Promise<Response> {
-  const { basePath } = context
+  const { basePath } = context.settings
   const { pathname } = new URL(request.url)
   const rest = pathname.startsWith(`${basePath}/`) ? pathname.slice(basePath.length) : undefined
   let matched: Route | undefined
@@ -100,13 +100,13 @@ export async function route(context: ProxyContext, request: Request): Promise<Re
 
 /** The signed-in user once the route's guards let the request through, or the first refusal. */
 async function throughGuards(context: ProxyContext, request: Request, { guards, tool }: Route): Promise<Caller | Response> {
-  const { timeoutMs } = context
+  const { timeoutMs } = context.settings
   let user: Caller | undefined
   let countedLater = false
   // A signed-in person's refusal is answered once some of the body is read (refuse): their page sees it, not a reset.
   const refused = (answer: Response) => (countedLater ? refusedCounted(context, request, user!, answer) : refuse(request, answer, timeoutMs))
   for (const guard of guards) {
-    if (guard === 'sameSite' && crossSite(request, context.allowedOrigins)) {
+    if (guard === 'sameSite' && crossSite(request, context.settings.allowedOrigins)) {
       return errorAnswer(403, 'crossSite', 'This request came from another site.')
     }
     if (guard === 'signedIn') {
@@ -121,8 +121,8 @@ async function throughGuards(context: ProxyContext, request: Request, { guards, 
       if (wait !== undefined) return refuse(request, rateLimited(wait), timeoutMs)
     }
     if (guard === 'tool' && tool && !user!.tools.includes(tool)) return refused(toolNotAllowed(tool))
-    if (guard === 'uploadCap' && Number(request.headers.get('content-length')) > context.maxUploadBytes) {
-      return refused(tooLarge(context.maxUploadBytes))
+    if (guard === 'uploadCap' && Number(request.headers.get('content-length')) > context.settings.maxUploadBytes) {
+      return refused(tooLarge(context.settings.maxUploadBytes))
     }
   }
   return user!

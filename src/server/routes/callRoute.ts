@@ -16,7 +16,8 @@ import { failureOf, isRedirect, upstreamTimer, UpstreamFailure } from '../upstre
 
 /** `POST {basePath}/<tool>`: a tool call, its body passed on (checked first when it is JSON), counted under the user's rate and cap in one trip (its guards: router). */
 export async function callRoute(context: ProxyContext, request: Request, user: Caller, tool: Tool): Promise<Response> {
-  const { maxUploadBytes, timeoutMs, service } = context
+  const { service } = context
+  const { maxUploadBytes, timeoutMs } = context.settings
   const rate = rateCount(context, user)
   const contentType = request.headers.get('content-type') ?? ''
   const json = tool.body === 'json' && /^application\/json\b/i.test(contentType)
@@ -29,7 +30,7 @@ export async function callRoute(context: ProxyContext, request: Request, user: C
   const idempotencyKey = clientKey ? await context.handles.idempotencyKey(user.user, tool.id, clientKey) : undefined
   const now = Date.now()
   // Its rate and its place under the cap, in one trip to the store.
-  const { giveBack, answers, marked, repeat, repeatOf } = await reserveWith(context.store, context.limits, user.storeId, tool, idempotencyKey, now, [rate.operation])
+  const { giveBack, answers, marked, repeat, repeatOf } = await reserveWith(context.store, context.settings.limits, user.storeId, tool, idempotencyKey, now, [rate.operation])
   const wait = rate.wait(answers[0] as number)
   if (wait !== undefined) {
     await giveBack?.()
@@ -38,7 +39,7 @@ export async function callRoute(context: ProxyContext, request: Request, user: C
   if (!giveBack) {
     // Over the cap, a repeat is answered with the job its first call made, as the store keeps it: the service is not asked.
     const replay = repeat ? await replayOf(context, user, tool, repeat, repeatOf) : undefined
-    return refuse(request, replay ?? userLimitAnswer(context.limits!, now), timeoutMs)
+    return refuse(request, replay ?? userLimitAnswer(context.settings.limits!, now), timeoutMs)
   }
   /** The call repeats a counted one and the service answered with that call's job: a replay, not billed. */
   let replayed = false
@@ -88,7 +89,7 @@ export async function callRoute(context: ProxyContext, request: Request, user: C
     const reply = await rewriteFor(context, answer, { user, tool, written, created: true })
     const jobId = reply.createdJobId
     if (jobId) {
-      await recordCreation(context, user, tool, jobId, answer, written, pageOf(request), marked ? [markOf(context.limits!, marked, jobId)] : [])
+      await recordCreation(context, user, tool, jobId, answer, written, pageOf(request), marked ? [markOf(context.settings.limits!, marked, jobId)] : [])
       jobMarked = true
       replayed = repeat !== undefined && jobId === (repeatOf ?? (await firstJobOf(context.store, repeat, timeoutMs)))
     }
@@ -113,7 +114,7 @@ export async function callRoute(context: ProxyContext, request: Request, user: C
 
 /** A JSON call's body, read whole (it is options, not a file): its bytes and the strings in it, or a refusal. */
 async function jsonBody(context: ProxyContext, request: Request, tool: Tool): Promise<{ bytes: Uint8Array; strings: string[] } | Response> {
-  const text = await smallBody(request, context.jsonCap, context.timeoutMs)
+  const text = await smallBody(request, context.settings.maxJsonBytes, context.settings.timeoutMs)
   if (text instanceof Response) return text
   let input: unknown
   try {
@@ -161,7 +162,7 @@ async function recordCreation(
   // All in one trip to the store with the status's write: what the request carried, its key's mark, and the news for the user's streams.
   const also: StoreOperation[] = [...mark, ...newJobNews(context.store, user, tool.id, jobId, page)]
   // A file tool's job always: its record missing later reads as "anything may have been sent" (rewrite's writtenOf).
-  if (context.fileTools.has(tool.id) || written === 'unknown' || written.size > 0) {
+  if (context.settings.fileTools.has(tool.id) || written === 'unknown' || written.size > 0) {
     also.unshift({ op: 'set', key: keys.written(jobId), value: JSON.stringify(written === 'unknown' ? written : [...written]), ttlMs: MEMORY_TTL })
   }
   // The creation starts the job's clock: a watcher paces its reads (or waits for webhooks) from it.
@@ -172,7 +173,7 @@ async function recordCreation(
 
 /** A repeat over the cap: the first call's job, as a creation's answer (202, replayed), when the store still keeps it. */
 async function replayOf(context: ProxyContext, user: Caller, tool: Tool, mark: string, known: string | undefined): Promise<Response | undefined> {
-  const jobId = known ?? (await firstJobOf(context.store, mark, context.timeoutMs))
+  const jobId = known ?? (await firstJobOf(context.store, mark, context.settings.timeoutMs))
   const snapshot = jobId ? await context.jobStatus.current({ toolPath: tool.path, jobId }) : undefined
   if (!jobId || !snapshot) return undefined
   const answer = { status: 202, headers: { ...SAFE_HEADERS, 'idempotent-replayed': 'true' }, body: snapshot.body }

@@ -35,18 +35,12 @@ export async function eventsRoute(context: ProxyContext, request: Request, user:
       refused.push({ tool: id, handle, status: refusal.status, json: await refusal.text() })
     }
   }
-  const { streamsOf } = context
-  const open = streamsOf.get(user.user) ?? 0
-  if (open >= (context.options.streamsPerUser ?? 16)) {
+  const { streams } = context.state
+  // The place is taken before any wait, so streams opened at once count each other.
+  if (!streams.take(user.user, context.settings.streamsPerUser)) {
     return errorAnswer(429, 'tooManyStreams', 'Too many event streams are open for this user.', { headers: { 'Retry-After': '5' } })
   }
-  // The place is taken before any wait, so streams opened at once count each other.
-  streamsOf.set(user.user, open + 1)
-  const leave = () => {
-    const left = (streamsOf.get(user.user) ?? 1) - 1
-    if (left > 0) streamsOf.set(user.user, left)
-    else streamsOf.delete(user.user)
-  }
+  const leave = () => streams.leave(user.user)
   // Listening before the stream answers: a job the page starts once it has the answer is heard.
   const stream: { add?: (job: UserStreamedJob) => void } = {}
   const page = pageOf(request)

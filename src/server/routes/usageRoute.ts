@@ -6,7 +6,7 @@ import { keys } from '../keys.js'
 import { capWindow } from '../money.js'
 
 /** The person's standing: calls counted in this window, the cap, and when the window ends. */
-export async function usageOf({ store, limits }: ProxyContext, { storeId }: Caller, now = Date.now()): Promise<Usage> {
+export async function usageOf({ store, settings: { limits } }: ProxyContext, { storeId }: Caller, now = Date.now()): Promise<Usage> {
   if (!limits) return { used: 0, limit: null, resetAt: null }
   const { index, endsAt } = capWindow(limits, now)
   // A delta of 0 reads the counter without creating one.

@@ -1,19 +1,21 @@
 import { defaultInterpretation, isTerminal } from '../../tools/index.js'
 import { errorAnswer, relayedHeaders } from '../answers.js'
 import { smallBytes } from '../bodies.js'
-import type { ProxyContext, WebhookReceiver } from '../context.js'
+import type { ProxyContext } from '../context.js'
+import type { WebhookSettings } from '../settings.js'
 import type { JobSnapshot } from '../jobs/jobStatus.js'
 import { keys } from '../keys.js'
 import { webhookHeaders, WEBHOOK_TOLERANCE_MS, type WebhookHeaders, type WebhookJob } from '../webhooks/webhooks.js'
 
 /** `POST {basePath}/webhooks`: the service telling of a job. Verified first; then kept and published like a read. */
 export async function webhookRoute(context: ProxyContext, request: Request): Promise<Response> {
-  const { webhooks, store, jobStatus } = context
+  const { store, jobStatus } = context
+  const { webhooks } = context.settings
   if (!webhooks) return errorAnswer(404, 'notFound', 'Not found.')
   // A stranger's delivery costs no read: what its headers show is checked first.
   const headers = webhookHeaders(request.headers, Date.now())
   if ('refused' in headers) return refused(headers.refused)
-  const body = await verifiedBody(webhooks, request, headers)
+  const body = await verifiedBody(context, webhooks, request, headers)
   if (body instanceof Response) return body
   // A webhook sent again (the sender's retry) changes nothing once one of its id was taken in. The
   // mark is written only after the status is: a delivery answered 503 (the store stalled) is taken
@@ -42,25 +44,24 @@ const QUICK_BODY_MS = 250
  * arriving after QUICK_BODY_MS only with one of `maxReading` places, so slow senders, however many,
  * hold at most that many bodies and never keep out a delivery sent whole.
  */
-async function verifiedBody(webhooks: WebhookReceiver, request: Request, headers: WebhookHeaders): Promise<Uint8Array | Response> {
+async function verifiedBody(context: ProxyContext, webhooks: WebhookSettings, request: Request, headers: WebhookHeaders): Promise<Uint8Array | Response> {
+  const reading = context.state.webhookReading
   let placed = false
   const take = () => {
-    if (webhooks.reading >= webhooks.maxReading) {
-      webhooks.refusedAt = Date.now()
+    if (!reading.take(webhooks.maxReading)) {
       return errorAnswer(429, 'rateLimited', 'Too many webhooks are being read; send it again shortly.', { headers: { 'Retry-After': '1' } })
     }
-    webhooks.reading++
     placed = true
   }
   try {
     const body = await smallBytes(request, webhooks.maxBytes, webhooks.bodyTimeoutMs, { afterMs: QUICK_BODY_MS, take })
     if (body instanceof Response) {
-      if (body.status === 408) webhooks.refusedAt = Date.now()
+      if (body.status === 408) reading.refused()
       return body
     }
-    return (await webhooks.verify(headers.signatures, headers.id, headers.timestamp, body)) ? body : refused('no signature matches')
+    return (await context.verifyWebhook!(headers.signatures, headers.id, headers.timestamp, body)) ? body : refused('no signature matches')
   } finally {
-    if (placed) webhooks.reading--
+    if (placed) reading.giveBack()
   }
 }
 
