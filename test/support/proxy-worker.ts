@@ -1,19 +1,53 @@
 // The proxy as a Cloudflare Worker, as a partner deploys it: settings from `env`, the user from a
-// header standing in for a session. Bundled by the workerd test and run there through Miniflare.
-import { createToolsProxy, type ToolsProxy } from '../../src/server/index.js'
+// header standing in for a session. Bundled by the workerd tests and run there through Miniflare.
+// With a TOOLS_STATE binding, its state is in Durable Objects (the class exported here), and
+// `/store/…` reaches that store itself (storeProbe.ts), each object request counted.
+import { createToolsProxy, memoryStore, type ToolsProxy } from '../../src/server/index.js'
+import { durableObjectStore, ToolsProxyState, type ToolsStateNamespace } from '../../src/server/cloudflare/index.js'
+import type { ProxyStore } from '../../src/server/stores/store.js'
 import { TOOLS } from '../../src/tools/index.js'
+import { serveStoreProbe } from './storeProbe.js'
+
+export { ToolsProxyState }
+
+/** An object that fails every request, as one whose storage is overloaded or whose code throws. */
+export class BrokenState {
+  fetch(): Response {
+    throw new Error('Durable Object storage operation exceeded timeout')
+  }
+}
 
 interface Env {
   TOOLS_BASE_URL: string
   TOOLS_API_KEY: string
   TOOLS_PROXY_SECRET: string
   MAX_UPLOAD_BYTES: string
+  TOOLS_STATE?: ToolsStateNamespace
+  /** The spend cap per person, in calls a day. */
+  CALLS_CAP?: string
+  WEBHOOK_SECRET?: string
 }
 
 let proxy: ToolsProxy | undefined
+let store: ProxyStore | undefined
+/** Requests this isolate sent to state objects (a subscription's WebSocket opening is one). */
+let objectRequests = 0
+
+/** The namespace, each request to its objects counted. */
+const counted = (namespace: ToolsStateNamespace): ToolsStateNamespace => ({
+  idFromName: (name) => namespace.idFromName(name),
+  get(id) {
+    const stub = namespace.get(id)
+    return { fetch: (...args) => (objectRequests++, stub.fetch(...args)) }
+  },
+})
 
 export default {
-  fetch(request: Request, env: Env): Promise<Response> {
+  async fetch(request: Request, env: Env): Promise<Response> {
+    store ??= env.TOOLS_STATE ? durableObjectStore(counted(env.TOOLS_STATE), { onError: () => {} }) : memoryStore()
+    if (env.TOOLS_STATE && new URL(request.url).pathname === '/object-requests') return Response.json(objectRequests)
+    const probed = env.TOOLS_STATE && (await serveStoreProbe(store, request))
+    if (probed) return probed
     proxy ??= createToolsProxy({
       baseUrl: env.TOOLS_BASE_URL,
       apiKey: env.TOOLS_API_KEY,
@@ -21,6 +55,10 @@ export default {
       basePath: '/api/tools',
       maxUploadBytes: Number(env.MAX_UPLOAD_BYTES),
       rate: { requests: 10_000, perMs: 1000 },
+      store,
+      limits: env.CALLS_CAP ? { calls: Number(env.CALLS_CAP), windowMs: 86_400_000 } : undefined,
+      webhooks: env.WEBHOOK_SECRET ? { secret: env.WEBHOOK_SECRET } : undefined,
+      onError: () => {},
       authorize: (request) => {
         const user = request.headers.get('x-user')
         return user ? { user, tools: TOOLS.map((tool) => tool.id) } : null

@@ -1,0 +1,126 @@
+// @vitest-environment node
+// The proxy's shared state on Cloudflare: two Workers, each with its own module memory, sharing
+// one Durable Object namespace (ToolsProxyState, SQLite-backed) in workerd through Miniflare, in
+// front of the simulated service on its own port. What one Worker's isolate knows, the other's
+// does not: every promise below holds only through the objects.
+import { Miniflare, type WorkerOptions } from 'miniflare'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { exampleInput, MOCK_KEYS } from '../src/mock/index.js'
+import { PROXY_ERROR_CODES } from '../src/tools/index.js'
+import { listenMockService } from './support/http.js'
+import { storeOverProbe } from './support/storeProbe.js'
+import { buildProxyWorker, COMPATIBILITY_DATE } from './support/workerd.js'
+
+const SECRET = 'a-test-secret-of-at-least-thirty-two-characters'
+const WEBHOOK_SECRET = 'whsec_C2FVsBQIhrscChlQIMV+b5sSYspob7oD'
+const CALLS_CAP = 3
+let mf: Miniflare
+let mock: Awaited<ReturnType<typeof listenMockService>>
+/** The service's webhooks, held here until a test sends them on. */
+const deliveries: Request[] = []
+const url: Record<'one' | 'two' | 'broken', string> = { one: '', two: '', broken: '' }
+
+beforeAll(async () => {
+  const script = await buildProxyWorker('tools-proxy-cloudflare')
+  mock = await listenMockService({
+    jobDuration: 200,
+    webhooks: { url: 'https://partner.test/api/tools/webhooks', secret: WEBHOOK_SECRET, send: (request) => (deliveries.push(request), new Response(null, { status: 204 })) },
+  })
+  const worker = (name: keyof typeof url, TOOLS_STATE: { className: string; scriptName?: string; useSQLite?: boolean }): WorkerOptions => ({
+    name,
+    modules: true,
+    scriptPath: script,
+    compatibilityDate: COMPATIBILITY_DATE,
+    bindings: { TOOLS_BASE_URL: mock.baseUrl, TOOLS_API_KEY: MOCK_KEYS.demo, TOOLS_PROXY_SECRET: SECRET, MAX_UPLOAD_BYTES: String(1024 * 1024), CALLS_CAP: String(CALLS_CAP), WEBHOOK_SECRET },
+    durableObjects: { TOOLS_STATE },
+    unsafeDirectSockets: [{ host: '127.0.0.1', port: 0 }],
+  })
+  mf = new Miniflare({
+    workers: [
+      worker('one', { className: 'ToolsProxyState', useSQLite: true }),
+      // Another Worker (another isolate, its own module memory) bound to the same objects.
+      worker('two', { className: 'ToolsProxyState', scriptName: 'one', useSQLite: true }),
+      worker('broken', { className: 'BrokenState', scriptName: 'one' }),
+    ],
+  })
+  await mf.ready
+  for (const name of ['one', 'two', 'broken'] as const) url[name] = (await mf.unsafeGetDirectURL(name)).href.replace(/\/+$/, '')
+}, 120_000)
+afterAll(async () => {
+  await mf?.dispose()
+  await mock?.close()
+})
+
+const call = (worker: string, user: string) =>
+  fetch(`${worker}/api/tools/valuation/rent`, { method: 'POST', body: JSON.stringify(exampleInput('valuation/rent')), headers: { 'content-type': 'application/json', 'x-user': user } })
+const objectRequests = async (worker: string) => (await (await fetch(`${worker}/object-requests`)).json()) as number
+
+describe('two Workers sharing one Durable Object namespace', () => {
+  it('keep one spend cap for a person, whichever Worker each call lands on', async () => {
+    const bills = mock.service.bills()
+    const answers = await Promise.all(Array.from({ length: 8 }, (_, index) => call(index % 2 ? url.two : url.one, 'carol')))
+    expect(answers.filter((answer) => answer.status === 200)).toHaveLength(CALLS_CAP)
+    expect(mock.service.bills() - bills).toBe(CALLS_CAP)
+    const refused = answers.find((answer) => answer.status !== 200)!
+    expect(((await refused.json()) as { error: { code: string } }).error.code).toBe(PROXY_ERROR_CODES.userLimit)
+    // Another person's cap is their own.
+    expect((await call(url.two, 'dave')).status).toBe(200)
+  })
+
+  it('give a job one watcher and a file one owner: a lease and a hold taken by one are refused to the other', async () => {
+    const [one, two] = [storeOverProbe(url.one), storeOverProbe(url.two)]
+    expect(await one.lease('lease:{job_w}', 'isolate-1', 60_000)).toBe(true)
+    expect(await two.lease('lease:{job_w}', 'isolate-2', 60_000)).toBe(false)
+    expect(await one.lease('lease:{job_w}', 'isolate-1', 60_000)).toBe(true)
+    expect(await two.hold('owner:{file_f}', 'alice', 60_000)).toBe('alice')
+    expect(await one.hold('owner:{file_f}', 'bob', 60_000)).toBe('alice')
+    expect(await one.claim('webhook:{msg_1}', 60_000)).toBe(true)
+    expect(await two.claim('webhook:{msg_1}', 60_000)).toBe(false)
+  })
+
+  it('carry a webhook taken by one Worker to a page’s stream held by the other, reading nothing from the service', async () => {
+    deliveries.length = 0
+    const created = await fetch(`${url.one}/api/tools/valuation/report`, {
+      method: 'POST',
+      body: JSON.stringify(exampleInput('valuation/report')),
+      headers: { 'content-type': 'application/json', 'x-user': 'erin' },
+    })
+    expect(created.status).toBe(202)
+    const { jobId: handle } = (await created.json()) as { jobId: string }
+    // The service has ended the job and sent its webhooks; they wait here.
+    await vi.waitFor(() => expect(deliveries.length).toBeGreaterThanOrEqual(2), { timeout: 10_000 })
+    const stream = await fetch(`${url.two}/api/tools/events?job=${encodeURIComponent(`valuation/report:${handle}`)}`, { headers: { 'x-user': 'erin' } })
+    expect(stream.status).toBe(200)
+    const events = stream.body!.pipeThrough(new TextDecoderStream()).getReader()
+    let text = ''
+    const until = async (seen: (text: string) => boolean) => {
+      while (!seen(text)) {
+        const { value, done } = await events.read()
+        if (done) break
+        text += value
+      }
+      return text
+    }
+    // Its first event, the job's present state, has gone out: the stream listens.
+    expect(await until((text) => text.includes('"status":"pending"'))).toContain('pending')
+    for (const delivery of deliveries) expect((await fetch(`${url.one}/api/tools/webhooks`, { method: 'POST', body: await delivery.text(), headers: delivery.headers })).status).toBeLessThan(300)
+    expect(await until((text) => text.includes('"status":"completed"'))).toContain('"status":"completed"')
+    await events.cancel()
+    expect(mock.service.log.filter((entry) => entry.kind === 'poll')).toEqual([])
+  }, 30_000)
+
+  it('answer 503 store_unavailable when the object fails, and go on serving', async () => {
+    const answer = await call(url.broken, 'frank')
+    expect(answer.status).toBe(503)
+    expect(((await answer.json()) as { error: { code: string } }).error.code).toBe(PROXY_ERROR_CODES.storeUnavailable)
+    expect((await call(url.broken, 'frank')).status).toBe(503)
+  })
+
+  it('cost one object request per call', async () => {
+    const before = await objectRequests(url.one)
+    expect((await call(url.one, 'gina')).status).toBe(200)
+    const perCall = (await objectRequests(url.one)) - before
+    console.info(`object requests per proxied call: ${perCall}`)
+    expect(perCall).toBeLessThanOrEqual(2)
+  })
+})
