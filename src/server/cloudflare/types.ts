@@ -9,7 +9,7 @@ export interface WorkersWebSocket {
   accept(): void
   send(message: string): void
   close(code?: number, reason?: string): void
-  addEventListener(type: 'message' | 'close' | 'error', listener: (event: { data?: unknown }) => void): void
+  addEventListener(type: 'message' | 'close' | 'error', listener: (event: { readonly type: string; readonly data?: unknown }) => void): void
   serializeAttachment(value: unknown): void
   deserializeAttachment(): unknown
 }
