@@ -64,7 +64,8 @@ export function storeOverProbe(url: string): ProxyStore {
     push: call('push'),
     list: call('list'),
     publish: call('publish'),
-    batch: call('batch') as (operations: readonly StoreOperation[]) => Promise<unknown[]>,
+    // JSON has no undefined in an array: a skipped operation's answer comes as null.
+    batch: async (operations: readonly StoreOperation[]) => ((await call('batch')(operations)) as unknown[]).map((answer) => (answer === null ? undefined : answer)),
     async subscribe(channel, listener) {
       const abort = new AbortController()
       const response = await fetch(`${url}/store/subscribe?channel=${encodeURIComponent(channel)}`, { signal: abort.signal })
