@@ -38,7 +38,7 @@ describe('an ended job on Redis, two proxies', () => {
     vi.useFakeTimers({ toFake: ['Date'] })
     const client = await redis.connect()
     const prefix = 'races:'
-    const statusKey = prefix + keys.status(`${key.toolPath}:${key.jobId}`)
+    const statusKey = prefix + keys.status(key)
     // What every reader could see: the status kept after each of proxy A's trips to Redis.
     const seen: (string | undefined)[] = []
     const trips: Promise<unknown>[] = []

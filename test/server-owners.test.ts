@@ -4,6 +4,7 @@
 // the owner still gets their own file back.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { memoryStore, redisStore, type ProxyStore } from '../src/server/index.js'
+import { keys } from '../src/server/keys.js'
 import { SERVICE, SITE, testProxy } from './support/proxy.js'
 import { startRedis } from './support/redis.js'
 
@@ -83,7 +84,7 @@ describe('a file’s owner on Redis', () => {
     // alice's hold is about to.
     const expiring = [...(await client.keys(`${prefix}status:*`)), ...(await client.keys(`${prefix}written:*`))]
     await client.del(expiring)
-    const owner = `${prefix}owner:/artifacts/job_1.pdf`
+    const owner = `${prefix}${keys.owner('/artifacts/job_1.pdf')}`
     await client.pExpire(owner, 5000)
     // Another instance (nothing signed lately): alice reads her job, which renews her hold.
     const second = proxyOn(redisStore(client, { prefix, onError: () => {} }), fetch)

@@ -32,63 +32,63 @@ const stores: [string, () => { store: ProxyStore; prefix: string }][] = [
 describe.each(stores)('%s', (_name, make) => {
   it('keeps text for a while, and holds the first writer’s value', async () => {
     const { store } = make()
-    expect(await store.get('status')).toBeUndefined()
-    await store.set('status', '{"status":"pending"}', 60_000)
-    expect(await store.get('status')).toBe('{"status":"pending"}')
-    await store.set('status', '{"status":"done"}', 60_000)
-    expect(await store.get('status')).toBe('{"status":"done"}')
-    expect(await store.hold('owner', 'alice', 60_000)).toBe('alice')
-    expect(await store.hold('owner', 'bob', 60_000)).toBe('alice')
+    expect(await store.get('{t}status')).toBeUndefined()
+    await store.set('{t}status', '{"status":"pending"}', 60_000)
+    expect(await store.get('{t}status')).toBe('{"status":"pending"}')
+    await store.set('{t}status', '{"status":"done"}', 60_000)
+    expect(await store.get('{t}status')).toBe('{"status":"done"}')
+    expect(await store.hold('{t}owner', 'alice', 60_000)).toBe('alice')
+    expect(await store.hold('{t}owner', 'bob', 60_000)).toBe('alice')
   })
 
   it('counts up and down; a give-back or a read never creates a counter', async () => {
     const { store } = make()
-    expect(await store.increment('calls:a', 1, 60_000)).toBe(1)
-    expect(await store.increment('calls:a', 1, 60_000)).toBe(2)
-    expect(await store.increment('calls:a', -1, 60_000)).toBe(1)
-    expect(await store.increment('calls:b', -1, 60_000)).toBe(0)
+    expect(await store.increment('{t}calls:a', 1, 60_000)).toBe(1)
+    expect(await store.increment('{t}calls:a', 1, 60_000)).toBe(2)
+    expect(await store.increment('{t}calls:a', -1, 60_000)).toBe(1)
+    expect(await store.increment('{t}calls:b', -1, 60_000)).toBe(0)
     // A delta of 0 reads, creating nothing either.
-    expect(await store.increment('calls:b', 0, 60_000)).toBe(0)
-    expect(await store.increment('calls:b', -1, 60_000)).toBe(0)
-    expect(await store.increment('calls:b', 1, 60_000)).toBe(1)
-    expect(await store.increment('calls:b', 0, 60_000)).toBe(1)
+    expect(await store.increment('{t}calls:b', 0, 60_000)).toBe(0)
+    expect(await store.increment('{t}calls:b', -1, 60_000)).toBe(0)
+    expect(await store.increment('{t}calls:b', 1, 60_000)).toBe(1)
+    expect(await store.increment('{t}calls:b', 0, 60_000)).toBe(1)
   })
 
   it('claims a key once until it is released', async () => {
     const { store } = make()
-    expect(await store.claim('seen:k', 60_000)).toBe(true)
-    expect(await store.claim('seen:k', 60_000)).toBe(false)
-    await store.release('seen:k')
-    expect(await store.claim('seen:k', 60_000)).toBe(true)
+    expect(await store.claim('{t}seen:k', 60_000)).toBe(true)
+    expect(await store.claim('{t}seen:k', 60_000)).toBe(false)
+    await store.release('{t}seen:k')
+    expect(await store.claim('{t}seen:k', 60_000)).toBe(true)
   })
 
   it('leases a key to one owner at a time; the owner renews it', async () => {
     const { store } = make()
-    expect(await store.lease('lease:job', 'instance-a', 60_000)).toBe(true)
-    expect(await store.lease('lease:job', 'instance-b', 60_000)).toBe(false)
-    expect(await store.lease('lease:job', 'instance-a', 60_000)).toBe(true)
-    const racers = await Promise.all(['x', 'y', 'z'].map((owner) => store.lease('lease:other', owner, 60_000)))
+    expect(await store.lease('{t}lease:job', 'instance-a', 60_000)).toBe(true)
+    expect(await store.lease('{t}lease:job', 'instance-b', 60_000)).toBe(false)
+    expect(await store.lease('{t}lease:job', 'instance-a', 60_000)).toBe(true)
+    const racers = await Promise.all(['x', 'y', 'z'].map((owner) => store.lease('{t}lease:other', owner, 60_000)))
     expect(racers.filter(Boolean)).toHaveLength(1)
   })
 
   it('keeps a list of its last `max` pushes, oldest first', async () => {
     const { store } = make()
-    expect(await store.list!('recent')).toEqual([])
-    for (const value of ['a', 'b', 'c', 'd']) await store.push!('recent', value, 3, 60_000)
-    expect(await store.list!('recent')).toEqual(['b', 'c', 'd'])
-    await Promise.all(Array.from({ length: 20 }, (_, n) => store.push!('racing', String(n), 50, 60_000)))
-    expect((await store.list!('racing')).sort()).toEqual(Array.from({ length: 20 }, (_, n) => String(n)).sort())
+    expect(await store.list!('{t}recent')).toEqual([])
+    for (const value of ['a', 'b', 'c', 'd']) await store.push!('{t}recent', value, 3, 60_000)
+    expect(await store.list!('{t}recent')).toEqual(['b', 'c', 'd'])
+    await Promise.all(Array.from({ length: 20 }, (_, n) => store.push!('{t}racing', String(n), 50, 60_000)))
+    expect((await store.list!('{t}racing')).sort()).toEqual(Array.from({ length: 20 }, (_, n) => String(n)).sort())
   })
 
   it('publishes to every subscriber of a channel, until each stops', async () => {
     const { store } = make()
     const heard: string[][] = [[], []]
-    const stops = await Promise.all(heard.map((into) => store.subscribe('jobs', { message: (message) => into.push(message) })))
-    await store.publish('jobs', 'one')
-    await store.publish('elsewhere', 'not for us')
+    const stops = await Promise.all(heard.map((into) => store.subscribe('{t}jobs', { message: (message) => into.push(message) })))
+    await store.publish('{t}jobs', 'one')
+    await store.publish('{t}elsewhere', 'not for us')
     await vi.waitFor(() => expect(heard).toEqual([['one'], ['one']]))
     await stops[0]!()
-    await store.publish('jobs', 'two')
+    await store.publish('{t}jobs', 'two')
     await vi.waitFor(() => expect(heard[1]).toEqual(['one', 'two']))
     expect(heard[0]).toEqual(['one'])
     await stops[1]!()
@@ -96,7 +96,7 @@ describe.each(stores)('%s', (_name, make) => {
 
   it('counts exactly under concurrent increments', async () => {
     const { store } = make()
-    const counts = await Promise.all(Array.from({ length: 200 }, () => store.increment('calls:c', 1, 60_000)))
+    const counts = await Promise.all(Array.from({ length: 200 }, () => store.increment('{t}calls:c', 1, 60_000)))
     expect(new Set(counts).size).toBe(200)
     expect(Math.max(...counts)).toBe(200)
   })
@@ -107,14 +107,14 @@ describe('expiry', () => {
     vi.useFakeTimers()
     try {
       const store = memoryStore()
-      await store.increment('calls:a', 1, 1000)
-      await store.claim('seen:k', 1000)
+      await store.increment('{t}calls:a', 1, 1000)
+      await store.claim('{t}seen:k', 1000)
       await vi.advanceTimersByTimeAsync(999)
-      expect(await store.increment('calls:a', 1, 1000)).toBe(2)
-      expect(await store.claim('seen:k', 1000)).toBe(false)
+      expect(await store.increment('{t}calls:a', 1, 1000)).toBe(2)
+      expect(await store.claim('{t}seen:k', 1000)).toBe(false)
       await vi.advanceTimersByTimeAsync(1)
-      expect(await store.increment('calls:a', 1, 1000)).toBe(1)
-      expect(await store.claim('seen:k', 1000)).toBe(true)
+      expect(await store.increment('{t}calls:a', 1, 1000)).toBe(1)
+      expect(await store.claim('{t}seen:k', 1000)).toBe(true)
     } finally {
       vi.useRealTimers()
     }
@@ -122,34 +122,34 @@ describe('expiry', () => {
 
   it('redisStore sets the time to live when it creates a key, and leaves it after', async () => {
     const { store, prefix } = stores[1]![1]()
-    await store.increment('calls:a', 1, 50_000)
-    const first = await raw.pTTL(`${prefix}calls:a`)
+    await store.increment('{t}calls:a', 1, 50_000)
+    const first = await raw.pTTL(`${prefix}{t}calls:a`)
     expect(first).toBeGreaterThan(40_000)
     expect(first).toBeLessThanOrEqual(50_000)
-    await store.increment('calls:a', 1, 900_000)
-    expect(await raw.pTTL(`${prefix}calls:a`)).toBeLessThanOrEqual(50_000)
-    await store.claim('seen:k', 30_000)
-    expect(await raw.pTTL(`${prefix}seen:k`)).toBeGreaterThan(20_000)
+    await store.increment('{t}calls:a', 1, 900_000)
+    expect(await raw.pTTL(`${prefix}{t}calls:a`)).toBeLessThanOrEqual(50_000)
+    await store.claim('{t}seen:k', 30_000)
+    expect(await raw.pTTL(`${prefix}{t}seen:k`)).toBeGreaterThan(20_000)
   })
 
   it('a list expires its time to live after its last push', async () => {
     vi.useFakeTimers()
     try {
       const store = memoryStore()
-      await store.push!('recent', 'a', 50, 1000)
+      await store.push!('{t}recent', 'a', 50, 1000)
       await vi.advanceTimersByTimeAsync(600)
-      await store.push!('recent', 'b', 50, 1000)
+      await store.push!('{t}recent', 'b', 50, 1000)
       await vi.advanceTimersByTimeAsync(600)
-      expect(await store.list!('recent')).toEqual(['a', 'b'])
+      expect(await store.list!('{t}recent')).toEqual(['a', 'b'])
       await vi.advanceTimersByTimeAsync(400)
-      expect(await store.list!('recent')).toEqual([])
+      expect(await store.list!('{t}recent')).toEqual([])
     } finally {
       vi.useRealTimers()
     }
     const { store, prefix } = stores[1]![1]()
-    await store.push!('recent', 'a', 50, 900_000)
-    await store.push!('recent', 'b', 50, 30_000)
-    const ttl = await raw.pTTL(`${prefix}recent`)
+    await store.push!('{t}recent', 'a', 50, 900_000)
+    await store.push!('{t}recent', 'b', 50, 30_000)
+    const ttl = await raw.pTTL(`${prefix}{t}recent`)
     expect(ttl).toBeGreaterThan(20_000)
     expect(ttl).toBeLessThanOrEqual(30_000)
   })
@@ -162,12 +162,12 @@ describe('redisStore through a stall (a real redis-server, frozen)', () => {
     const heard: string[] = []
     const listener = { message: (message: string) => heard.push(message) }
     // The subscribing connection is open before the stall: only the channel's subscription waits.
-    await (await store.subscribe('warm', listener))()
+    await (await store.subscribe('{t}warm', listener))()
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] })
     redis.pause()
     try {
       for (let attempt = 0; attempt < 3; attempt++) {
-        const subscribing = store.subscribe('jobs', listener)
+        const subscribing = store.subscribe('{t}jobs', listener)
         const failed = expect(subscribing).rejects.toBeInstanceOf(StoreUnavailable)
         await vi.advanceTimersByTimeAsync(1000)
         await failed
@@ -176,23 +176,32 @@ describe('redisStore through a stall (a real redis-server, frozen)', () => {
       redis.resume()
       vi.useRealTimers()
     }
-    const stop = await store.subscribe('jobs', listener)
-    await store.publish('jobs', 'one')
+    const stop = await store.subscribe('{t}jobs', listener)
+    await store.publish('{t}jobs', 'one')
     await vi.waitFor(() => expect(heard).toContain('one'))
-    await store.publish('jobs', 'two')
+    await store.publish('{t}jobs', 'two')
     await vi.waitFor(() => expect(heard).toContain('two'))
     expect(heard).toEqual(['one', 'two'])
     await stop()
   })
 })
 
-/** redisStore on the test's redis-server, counting the commands (round trips) it sends. */
+/**
+ * redisStore on the test's redis-server, counting its round trips (`trips`: commands sent while
+ * none is in flight start one; those sent alongside ride it, as a pipeline does) and its `commands`.
+ */
 function countedRedis() {
-  const counted = { trips: 0, byText: 0 }
+  const counted = { trips: 0, commands: 0, byText: 0 }
+  let open = 0
+  const sent = <T>(command: () => Promise<T>): Promise<T> => {
+    counted.commands++
+    if (open++ === 0) counted.trips++
+    return command().finally(() => open--)
+  }
   const client: RedisEvalClient = {
-    eval: (script, options) => (counted.trips++, counted.byText++, raw.eval(script, options)),
-    evalSha: (sha1, options) => (counted.trips++, raw.evalSha(sha1, options)),
-    publish: (channel, message) => (counted.trips++, raw.publish(channel, message)),
+    eval: (script, options) => (counted.byText++, sent(() => raw.eval(script, options))),
+    evalSha: (sha1, options) => sent(() => raw.evalSha(sha1, options)),
+    publish: (channel, message) => sent(() => raw.publish(channel, message)),
     duplicate: () => raw.duplicate(),
   }
   return { store: redisStore(client, { prefix: `trips-${++run}:`, onError: () => {} }), counted }
@@ -211,10 +220,10 @@ describe('round trips to Redis, per request', () => {
   it('the script goes by its SHA-1, and by its text once Redis has lost it', async () => {
     const { store, counted } = countedRedis()
     await raw.scriptFlush()
-    expect(await store.claim('a', 60_000)).toBe(true)
-    expect(await store.claim('a', 60_000)).toBe(false)
+    expect(await store.claim('{t}a', 60_000)).toBe(true)
+    expect(await store.claim('{t}a', 60_000)).toBe(false)
     // One refused by SHA-1, sent again by its text; then by SHA-1 alone.
-    expect(counted).toEqual({ trips: 3, byText: 1 })
+    expect(counted).toEqual({ trips: 3, commands: 3, byText: 1 })
   })
 
   const setup = (options: Parameters<typeof testProxy>[1] = {}) => {
@@ -248,8 +257,10 @@ describe('round trips to Redis, per request', () => {
   it('a job read: one when the store answers it; reaching the service, one before and one after, its new links held with the write', async () => {
     const { trips } = setup()
     const created = await trips('/valuation/report', post({ objectId: 'obj_1' }))
-    // Its rate before the service; after, its first status (unless the store holds one: a replayed creation's job may have moved on) with the news for streams.
-    expect(created).toMatchObject({ status: 202, trips: 2 })
+    // Its rate before the service; after, its first status (unless the store holds one: a replayed
+    // creation's job may have moved on) with what its request carried, then the news for the
+    // person's streams (their tag: keys.ts), once the job is kept.
+    expect(created).toMatchObject({ status: 202, trips: 3 })
     const path = `/valuation/report/jobs/${encodeURIComponent(created.body.jobId!)}`
     const first = await trips(path)
     expect(first.status).toBe(200)
@@ -375,44 +386,44 @@ const batchStores: [string, () => ProxyStore][] = [
 describe.each(batchStores)('a batch on %s', (_name, make) => {
   it('answers each operation as its method would, in order, skipping what its condition rules out', async () => {
     const store = make()
-    await store.set('written', 'paths', 60_000)
+    await store.set('{t}written', 'paths', 60_000)
     const operations = [
-      { op: 'get', key: 'written' },
-      { op: 'get', key: 'missing' },
-      { op: 'claim', key: 'reading', ttlMs: 60_000 },
-      { op: 'claim', key: 'reading', ttlMs: 60_000 },
-      { op: 'increment', key: 'calls', delta: 1, ttlMs: 60_000, if: 2 },
-      { op: 'increment', key: 'calls', delta: 1, ttlMs: 60_000, if: 3 },
-      { op: 'set', key: 'status', value: 'done', ttlMs: 60_000, unless: 1 },
-      { op: 'set', key: 'skipped', value: 'never', ttlMs: 60_000, unless: 0 },
-      { op: 'hold', key: 'owner', value: 'alice', ttlMs: 60_000 },
-      { op: 'hold', key: 'owner', value: 'bob', ttlMs: 60_000 },
-      { op: 'lease', key: 'lease', owner: 'a', ttlMs: 60_000 },
-      { op: 'lease', key: 'lease', owner: 'b', ttlMs: 60_000 },
-      { op: 'release', key: 'reading' },
-      { op: 'publish', channel: 'jobs', message: 'hello' },
-      { op: 'push', key: 'recent', value: 'x', max: 2, ttlMs: 60_000 },
-      { op: 'push', key: 'recent', value: 'y', max: 2, ttlMs: 60_000 },
-      { op: 'push', key: 'recent', value: 'z', max: 2, ttlMs: 60_000 },
-      { op: 'list', key: 'recent' },
-      { op: 'list', key: 'none' },
+      { op: 'get', key: '{t}written' },
+      { op: 'get', key: '{t}missing' },
+      { op: 'claim', key: '{t}reading', ttlMs: 60_000 },
+      { op: 'claim', key: '{t}reading', ttlMs: 60_000 },
+      { op: 'increment', key: '{t}calls', delta: 1, ttlMs: 60_000, if: 2 },
+      { op: 'increment', key: '{t}calls', delta: 1, ttlMs: 60_000, if: 3 },
+      { op: 'set', key: '{t}status', value: 'done', ttlMs: 60_000, unless: 1 },
+      { op: 'set', key: '{t}skipped', value: 'never', ttlMs: 60_000, unless: 0 },
+      { op: 'hold', key: '{t}owner', value: 'alice', ttlMs: 60_000 },
+      { op: 'hold', key: '{t}owner', value: 'bob', ttlMs: 60_000 },
+      { op: 'lease', key: '{t}lease', owner: 'a', ttlMs: 60_000 },
+      { op: 'lease', key: '{t}lease', owner: 'b', ttlMs: 60_000 },
+      { op: 'release', key: '{t}reading' },
+      { op: 'publish', channel: '{t}jobs', message: 'hello' },
+      { op: 'push', key: '{t}recent', value: 'x', max: 2, ttlMs: 60_000 },
+      { op: 'push', key: '{t}recent', value: 'y', max: 2, ttlMs: 60_000 },
+      { op: 'push', key: '{t}recent', value: 'z', max: 2, ttlMs: 60_000 },
+      { op: 'list', key: '{t}recent' },
+      { op: 'list', key: '{t}none' },
     ] as const satisfies readonly StoreOperation[]
     const answers = await together(store, operations)
     expect(answers).toEqual([
       ...['paths', undefined, true, false, 1, undefined, undefined, undefined, 'alice', 'alice', true, false, undefined, undefined],
       ...[undefined, undefined, undefined, ['y', 'z'], []],
     ])
-    expect(await store.get('status')).toBe('done')
-    expect(await store.get('skipped')).toBeUndefined()
-    expect(await store.claim('reading', 60_000)).toBe(true)
-    expect(await store.increment('calls', 0, 60_000)).toBe(1)
+    expect(await store.get('{t}status')).toBe('done')
+    expect(await store.get('{t}skipped')).toBeUndefined()
+    expect(await store.claim('{t}reading', 60_000)).toBe(true)
+    expect(await store.increment('{t}calls', 0, 60_000)).toBe(1)
   })
 
   it('publishes within a batch to every subscriber', async () => {
     const store = make()
     const heard: string[] = []
-    const stop = await store.subscribe('jobs', { message: (message) => heard.push(message) })
-    await together(store, [{ op: 'publish', channel: 'jobs', message: 'news' }])
+    const stop = await store.subscribe('{t}jobs', { message: (message) => heard.push(message) })
+    await together(store, [{ op: 'publish', channel: '{t}jobs', message: 'news' }])
     await vi.waitFor(() => expect(heard).toEqual(['news']))
     await stop()
   })
@@ -427,7 +438,7 @@ describe('a batch while Redis fails', () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] })
     redis.pause()
     try {
-      const batch = guarded.batch!([{ op: 'get', key: 'a' }, { op: 'claim', key: 'b', ttlMs: 1000 }])
+      const batch = guarded.batch!([{ op: 'get', key: '{t}a' }, { op: 'claim', key: '{t}b', ttlMs: 1000 }])
       const failed = expect(batch).rejects.toBeInstanceOf(StoreUnavailable)
       const answer = proxy.handle(new Request(`${SITE}/api/tools/valuation/rent`, { method: 'POST', body: '{}', headers: { 'x-user': 'alice', 'content-type': 'application/json' } }))
       await vi.advanceTimersByTimeAsync(1000)

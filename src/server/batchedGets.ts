@@ -1,12 +1,12 @@
-import { together, type ProxyStore } from './stores/store.js'
+import { togetherByTag, type ProxyStore } from './stores/store.js'
 
-/** `get`, with the keys asked for before the next microtask (the jobs of a stream as it opens) read together, in one trip. */
+/** `get`, with the keys asked for before the next microtask (the jobs of a stream as it opens) read together: one batch per tag, in one round trip. */
 export function batchedGets(store: ProxyStore) {
   let waiting: { key: string; resolve: (text: string | undefined) => void; reject: (error: unknown) => void }[] = []
   const flush = () => {
     const asked = waiting
     waiting = []
-    together(
+    togetherByTag(
       store,
       asked.map(({ key }) => ({ op: 'get', key }) as const),
     ).then(

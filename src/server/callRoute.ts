@@ -11,7 +11,7 @@ import { billable, firstJobOf, markOf, outcomeOfFailure, reserveWith, type CallO
 import { overRate, rateCount, rateLimited, type Caller } from './guards.js'
 import { MEMORY_TTL, replyResponse, rewriteFor } from './rewrite.js'
 import type { Answer } from './service.js'
-import { StoreUnavailable, type StoreOperation } from './stores/store.js'
+import { StoreUnavailable, together, type StoreOperation } from './stores/store.js'
 import { userLimitAnswer } from './usage.js'
 import { failureOf, isRedirect, upstreamTimer, UpstreamFailure } from './upstream.js'
 
@@ -165,8 +165,10 @@ async function recordCreation(
   mark: StoreOperation[],
 ) {
   const { jobStatus } = context
-  // All in one trip to the store with the status's write: what the request carried, its key's mark, and the news for the user's streams.
-  const also: StoreOperation[] = [...mark, ...newJobNews(context.store, user, tool.id, jobId, page)]
+  // The job's own keys in one trip with the status's write (what the request carried); the
+  // person's (their key's mark, the news for their streams) in the next, once the job is kept: a
+  // repeat finds the job its mark names, a stream the job its news names. One tag per trip (keys.ts).
+  const also: StoreOperation[] = []
   // A file tool's job always: its record missing later reads as "anything may have been sent" (rewrite's writtenOf).
   if (context.fileTools.has(tool.id) || written === 'unknown' || written.size > 0) {
     also.unshift({ op: 'set', key: keys.written(jobId), value: JSON.stringify(written === 'unknown' ? written : [...written]), ttlMs: MEMORY_TTL })
@@ -175,6 +177,7 @@ async function recordCreation(
   // Kept as a read would answer it (200): with webhooks, reads are served from it until the first one.
   const key: JobKey = { toolPath: tool.path, jobId }
   await jobStatus.put(key, { ...answer, status: 200, readAt: 0, since: Date.now(), terminal: endedIn(answer.body) }, 'new', also)
+  await together(context.store, [...mark, ...newJobNews(context.store, user, tool.id, jobId, page)])
 }
 
 /** A repeat over the cap: the first call's job, as a creation's answer (202, replayed), when the store still keeps it. */

@@ -1,4 +1,4 @@
-import { JOBS_CHANNEL } from './keys.js'
+import { jobChannelOf } from './keys.js'
 import { jobName, type JobKey, type JobSnapshot } from './jobSnapshot.js'
 import type { ProxyStore } from './stores/store.js'
 import { thrownText } from './partnerHooks.js'
@@ -6,41 +6,64 @@ import { thrownText } from './partnerHooks.js'
 type Listener = (snapshot: JobSnapshot) => void
 
 /**
- * The jobs channel as one instance hears it: one subscription, fanned out to the pages watching
- * each job here and to the reads waiting on another instance's read of it.
+ * Jobs' channels as one instance hears them: each job's channel (on its keys' shard, in a cluster)
+ * is listened to while anyone here needs it, one subscription fanned out to the pages watching
+ * the job here and to the reads waiting on another instance's read of it.
  */
 export function createJobChannel(store: ProxyStore, kept: (key: JobKey) => Promise<JobSnapshot | undefined>, report: (message: string) => void) {
   const listeners = new Map<string, { key: JobKey; each: Set<Listener> }>()
   const awaiting = new Map<string, Set<Listener>>()
-  let subscription: Promise<() => Promise<void>> | undefined
+  const subscriptions = new Map<string, { users: number; stop: Promise<() => Promise<void>> }>()
 
   const tell = (id: string, snapshot: JobSnapshot) => {
     for (const listener of listeners.get(id)?.each ?? []) listener(snapshot)
     for (const waiter of awaiting.get(id) ?? []) waiter(snapshot)
   }
-  const subscribe = () =>
-    (subscription ??= store
-      .subscribe(JOBS_CHANNEL, {
-        message(message) {
-          const { key, snapshot } = JSON.parse(message) as { key: JobKey; snapshot: JobSnapshot }
-          tell(jobName(key), snapshot)
-        },
-        missed() {
-          for (const [id, { key }] of listeners) {
-            kept(key).then(
-              (snapshot) => snapshot && snapshot.readAt > 0 && tell(id, snapshot),
-              (error: unknown) => report(`a job's status could not be read again: ${thrownText(error)}`),
-            )
-          }
-        },
-      })
-      .catch((error: unknown) => {
-        subscription = undefined
-        throw error
-      }))
+  const subscribeTo = (key: JobKey, id: string) =>
+    store.subscribe(jobChannelOf(key), {
+      message(message) {
+        tell(id, (JSON.parse(message) as { snapshot: JobSnapshot }).snapshot)
+      },
+      missed() {
+        if (!listeners.has(id)) return
+        kept(key).then(
+          (snapshot) => snapshot && snapshot.readAt > 0 && tell(id, snapshot),
+          (error: unknown) => report(`a job's status could not be read again: ${thrownText(error)}`),
+        )
+      },
+    })
+
+  /** Listens to the job's channel until the function it resolves with is called (by each caller, once). */
+  async function hold(key: JobKey): Promise<() => void> {
+    const id = jobName(key)
+    let entry = subscriptions.get(id)
+    if (!entry) {
+      const made = { users: 0, stop: subscribeTo(key, id) }
+      // A subscription that failed is tried afresh next time, not left half made.
+      made.stop.catch(() => subscriptions.get(id) === made && subscriptions.delete(id))
+      subscriptions.set(id, (entry = made))
+    }
+    const held = entry
+    held.users++
+    let released = false
+    const release = () => {
+      if (released) return
+      released = true
+      if (--held.users > 0 || subscriptions.get(id) !== held) return
+      subscriptions.delete(id)
+      held.stop.then((stop) => stop()).catch(() => {})
+    }
+    try {
+      await held.stop
+    } catch (error) {
+      release()
+      throw error
+    }
+    return release
+  }
 
   return {
-    subscribe,
+    hold,
     tell,
     /** Whether pages here listen to the job. */
     watched: (id: string) => listeners.has(id),
@@ -62,12 +85,13 @@ export function createJobChannel(store: ProxyStore, kept: (key: JobKey) => Promi
     /** A snapshot of the job newer than `previous`, published or kept within `ms`, or undefined. */
     async newerWithin(key: JobKey, previous: JobSnapshot | undefined, ms: number): Promise<JobSnapshot | undefined> {
       const id = jobName(key)
-      await subscribe()
+      const release = await hold(key)
       return new Promise((resolve) => {
         const done = (snapshot: JobSnapshot | undefined) => {
           clearTimeout(timer)
           awaiting.get(id)?.delete(done)
           if (awaiting.get(id)?.size === 0) awaiting.delete(id)
+          release()
           resolve(snapshot)
         }
         const timer = setTimeout(() => done(undefined), ms)

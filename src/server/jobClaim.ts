@@ -1,5 +1,5 @@
 import type { createJobChannel } from './jobChannel.js'
-import { jobName, type JobKey, type JobSnapshot, type JobStatusOptions } from './jobSnapshot.js'
+import { type JobKey, type JobSnapshot, type JobStatusOptions } from './jobSnapshot.js'
 import { keys } from './keys.js'
 import { together, type ProxyStore } from './stores/store.js'
 
@@ -21,7 +21,7 @@ export async function winnersNews(
     if (Date.now() >= deadline) return undefined
     // The winner's answer is published only when it changed something: kept, it is read with the claim.
     const [text, claimed] = await together(store, [
-      { op: 'get', key: keys.status(jobName(key)) },
+      { op: 'get', key: keys.status(key) },
       { op: 'claim', key: claim, ttlMs: options.readMs },
     ])
     const kept = text ? (JSON.parse(text) as JobSnapshot) : undefined

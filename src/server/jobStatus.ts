@@ -5,7 +5,7 @@ import { jobName, servedUntil, succeeded as ok, type JobKey, type JobSnapshot, t
 import { watchLoop } from './jobWatch.js'
 import { jobWriter } from './jobWrite.js'
 import { keys } from './keys.js'
-import { together, type ProxyStore, type StoreOperation } from './stores/store.js'
+import { together, togetherByTag, type ProxyStore, type StoreOperation } from './stores/store.js'
 export { endedIn, versionOf, type JobKey, type JobSnapshot, type JobStatusOptions } from './jobSnapshot.js'
 
 /** How long a webhook about a job the store does not know is kept, for the job's first snapshot to take. */
@@ -33,7 +33,7 @@ export function createJobStatus(store: ProxyStore, readService: (key: JobKey) =>
   const instance = crypto.randomUUID()
   const inFlight = new Map<string, Promise<Read>>()
   const name = jobName
-  const statusKey = (key: JobKey) => keys.status(name(key))
+  const statusKey = (key: JobKey) => keys.status(key)
   const parsed = (text: string | undefined) => (text ? (JSON.parse(text) as JobSnapshot) : undefined)
   const kept = async (key: JobKey) => parsed(await store.get(statusKey(key)))
   const keptTogether = batchedGets(store) // the snapshots a stream asks for as it opens: one trip for all
@@ -100,7 +100,7 @@ export function createJobStatus(store: ProxyStore, readService: (key: JobKey) =>
    */
   function readNow(key: JobKey, previous: JobSnapshot | undefined, claimed?: boolean, withWrite?: WithWrite): Promise<Read> {
     const id = name(key)
-    const claim = keys.reading(id)
+    const claim = keys.reading(key)
     const reading = inFlight.get(id)
     if (reading && claimed) letGo(claim) // a read here outlived its claim: ours is not needed
     // Another's read, shared: its `withWrite` answers are not this caller's.
@@ -116,7 +116,9 @@ export function createJobStatus(store: ProxyStore, readService: (key: JobKey) =>
         if (!ok(snapshot)) return { snapshot } // only a job's own answer is shared; a refusal or a failure is read again next time
         const added = withWrite?.(snapshot) ?? []
         released = true // with the write, in one trip
-        const writing = put(key, snapshot, previous, [{ op: 'release', key: claim }, ...added])
+        // The new files' holds go beside the write, each on its file's tag (keys.ts), in the same round trip.
+        const holding = togetherByTag(store, added)
+        const writing = put(key, snapshot, previous, [{ op: 'release', key: claim }])
         // A running job's answer over a snapshot kept, with nothing to hold, needs nothing the write
         // answers: it goes a round trip sooner. An end waits (the first end written wins), as do new
         // files' holds and a job's first snapshot (it takes a webhook that came before it).
@@ -124,8 +126,8 @@ export function createJobStatus(store: ProxyStore, readService: (key: JobKey) =>
           writing.catch((error: unknown) => options.report(`a job's status could not be kept: ${error instanceof Error ? error.message : String(error)}`))
           return { snapshot }
         }
-        const { next, answers } = await writing
-        return { snapshot: next, added: answers.slice(1) }
+        const [{ next }, holds] = await Promise.all([writing, holding])
+        return { snapshot: next, added: holds }
       } finally {
         if (!released) await store.release(claim).catch(() => {})
       }
@@ -151,11 +153,11 @@ export function createJobStatus(store: ProxyStore, readService: (key: JobKey) =>
       withWrite?: (snapshot: JobSnapshot, also: string | undefined) => readonly StoreOperation[],
     ): Promise<{ snapshot: JobSnapshot; also: string | undefined; added?: unknown[] }> {
       const id = name(key)
-      const claim = keys.reading(id)
+      const claim = keys.reading(key)
       // The claim a read of the service needs comes in the same trip, unless the job was current here
       // lately (then a read is unlikely); one not needed is given back at once.
       const get = (key: string): StoreOperation => ({ op: 'get', key })
-      const operations = [get(statusKey(key)), get(keys.lease(id)), ...(alsoKey === undefined ? [] : [get(alsoKey)])]
+      const operations = [get(statusKey(key)), get(keys.lease(key)), ...(alsoKey === undefined ? [] : [get(alsoKey)])]
       const claiming = !((currentUntil.get(id) ?? 0) > Date.now())
       if (claiming) operations.push({ op: 'claim', key: claim, ttlMs: options.readMs })
       const results = await together(store, operations)
@@ -183,8 +185,10 @@ export function createJobStatus(store: ProxyStore, readService: (key: JobKey) =>
      * any) until the returned function is called; while anyone here listens, the job is watched.
      */
     async watch(key: JobKey, listener: (snapshot: JobSnapshot) => void): Promise<() => void> {
-      await channel.subscribe()
-      const { first, stop } = channel.listen(key, listener)
+      const release = await channel.hold(key)
+      const listening = channel.listen(key, listener)
+      const { first } = listening
+      const stop = () => (listening.stop(), release())
       const snapshot = parsed(await keptTogether(statusKey(key)).catch((error: unknown) => {
         stop()
         throw error

@@ -35,7 +35,7 @@ export async function watchLoop({ store, instance, options, kept, readNow, watch
         tell(id, snapshot)
         return
       }
-      if (await store.lease(keys.lease(id), instance, options.leaseMs)) {
+      if (await store.lease(keys.lease(key), instance, options.leaseMs)) {
         const now = Date.now()
         const { pace, due } = nextRead(options, snapshot, lastTry, now)
         if (!snapshot || now >= due) {

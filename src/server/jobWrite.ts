@@ -1,5 +1,5 @@
-import { JOBS_CHANNEL, keys } from './keys.js'
-import { jobName, type JobKey, type JobSnapshot } from './jobSnapshot.js'
+import { jobChannelOf, keys } from './keys.js'
+import { type JobKey, type JobSnapshot } from './jobSnapshot.js'
 import { together, type ProxyStore, type StoreOperation } from './stores/store.js'
 
 /**
@@ -7,7 +7,7 @@ import { together, type ProxyStore, type StoreOperation } from './stores/store.j
  * gives way to it; news is published to every instance. `also` goes in the same trip to the store.
  */
 export function jobWriter(store: ProxyStore, keepMs: number) {
-  const news = (key: JobKey, text: string): StoreOperation => ({ op: 'publish', channel: JOBS_CHANNEL, message: `{"key":${JSON.stringify(key)},"snapshot":${text}}` })
+  const news = (key: JobKey, text: string): StoreOperation => ({ op: 'publish', channel: jobChannelOf(key), message: `{"key":${JSON.stringify(key)},"snapshot":${text}}` })
 
   /**
    * A new job's first snapshot (running), written unless the store holds one, in one trip: a
@@ -17,10 +17,10 @@ export function jobWriter(store: ProxyStore, keepMs: number) {
    */
   async function writeNew(key: JobKey, snapshot: JobSnapshot, first: readonly StoreOperation[], also: readonly StoreOperation[]) {
     const text = JSON.stringify(snapshot)
-    const statusKey = keys.status(jobName(key))
+    const statusKey = keys.status(key)
     const [kept, ended, ...rest] = await together(store, [
       { op: 'get', key: statusKey },
-      { op: 'get', key: keys.ended(jobName(key)) },
+      { op: 'get', key: keys.ended(key) },
       ...[{ op: 'set', key: statusKey, value: text, ttlMs: keepMs } as const, news(key, text), ...first].map((operation) => ({ ...operation, unless: 0 })),
       ...also,
     ])
@@ -39,8 +39,8 @@ export function jobWriter(store: ProxyStore, keepMs: number) {
     // News only when the status or the body changed (what `versionOf` names), the snapshot's text not written twice.
     const changed = !before || before.status !== next.status || before.body !== next.body
     const publish: StoreOperation[] = changed ? [news(key, text)] : []
-    const statusKey = keys.status(jobName(key))
-    const endedKey = keys.ended(jobName(key))
+    const statusKey = keys.status(key)
+    const endedKey = keys.ended(key)
     if (next.terminal) {
       // The first end written wins, atomically: it is what every later write gives way to.
       const [ended, ...answers] = await together(store, [{ op: 'hold', key: endedKey, value: text, ttlMs: keepMs }, ...also])

@@ -99,7 +99,7 @@ export async function reserveWith(
   const nothing = async () => {}
   if (!limits) return { giveBack: nothing, answers: [...(await together(store, before))] }
   // The key sent on names the user and the tool (see handles), so its mark does too.
-  const mark = tool.mode === 'deferred' && idempotencyKey ? keys.counted(idempotencyKey) : undefined
+  const mark = tool.mode === 'deferred' && idempotencyKey ? keys.counted(user, idempotencyKey) : undefined
   const { index, endsAt } = capWindow(limits, now)
   const count = (delta: number) => ({ op: 'increment', key: keys.calls(user, index), delta, ttlMs: endsAt - now }) as const
   const at = before.length

@@ -2,7 +2,7 @@ import { defaultInterpretation, PROXY_ERROR_CODES, type ProxyErrorCode, type Too
 import { fileNameOf, SAFE_HEADERS, withProxyCode } from './answers.js'
 import type { ProxyContext } from './context.js'
 import { keys } from './keys.js'
-import { together, type StoreOperation } from './stores/store.js'
+import { togetherByTag, type StoreOperation } from './stores/store.js'
 import { linkedPaths, rewriteAnswer } from './links.js'
 import type { Caller } from './guards.js'
 import type { JobSnapshot } from './jobSnapshot.js'
@@ -143,7 +143,8 @@ async function signLinks(context: ProxyContext, { user, tool, written, held }: A
   const unheld = unwritten.filter((path) => !signedLinks.has(linkKey(path)) && !held?.has(path))
   // Unknown: a hold renewed only where one is found (on another's, a hold changes nothing).
   const operations = unknown ? unheld.flatMap((path, index): StoreOperation[] => [{ op: 'get', key: keys.owner(path) }, { ...holdFor(path, user), if: 2 * index }]) : unheld.map((path) => holdFor(path, user))
-  const answers = await together(context.store, operations)
+  // Each file's hold on its own tag (keys.ts), all in one round trip.
+  const answers = await togetherByTag(context.store, operations)
   const holders = unknown ? answers.filter((_answer, index) => index % 2 === 1) : answers
   const refused = new Set(unheld.filter((_path, index) => holders[index] !== user.storeId))
   for (const [path, holder] of held ?? []) if (holder !== user.storeId) refused.add(path)

@@ -7,6 +7,12 @@
  * request's operations go together through `batch` where the store has it (one round trip). The
  * proxy gives every operation (and every batch) a second: a store slower than that, or failing,
  * answers 503 `store_unavailable` and nothing is sent to the service.
+ *
+ * Keys and channels: every key and channel carries one hash tag (`{…}`, as Redis Cluster reads
+ * it: the text between the first `{` and the next `}`; `hashTagOf`); all keys of one batch, and
+ * the channel of a publish in it, share one tag; a store may place data by the tag (a Redis
+ * Cluster slot, a Durable Object). A store's own `prefix` goes before the key, outside the tag, so
+ * it never moves a key: it must not hold `{`.
  */
 export interface ProxyStore {
   /**
@@ -92,6 +98,19 @@ export type BatchAnswers<T extends readonly StoreOperation[]> = {
   [I in keyof T]: T[I] extends { op: infer K extends keyof Answers } ? (T[I] extends { if: number } | { unless: number } ? Answers[K] | undefined : Answers[K]) : never
 }
 
+/**
+ * The hash tag a key or channel is placed by, as Redis Cluster reads it: the text between its first
+ * `{` and the first `}` after that, when not empty; otherwise the whole key.
+ */
+export function hashTagOf(key: string): string {
+  const open = key.indexOf('{')
+  const close = open < 0 ? -1 : key.indexOf('}', open + 1)
+  return close > open + 1 ? key.slice(open + 1, close) : key
+}
+
+/** What a store operation is placed by: its key's tag, or a publish's channel's. */
+export const tagOfOperation = (operation: StoreOperation): string => hashTagOf(operation.op === 'publish' ? operation.channel : operation.key)
+
 /** Whether an operation is skipped, given the answers of those before it in its batch. */
 export function skipped(operation: StoreOperation, answers: readonly unknown[]): boolean {
   const held = (index: number) => answers[index] === true || typeof answers[index] === 'string'
@@ -143,6 +162,40 @@ export async function together<const T extends readonly StoreOperation[]>(store:
   if (operations.length === 0) return [] as unknown as BatchAnswers<T>
   const answers = store.batch ? await store.batch(operations) : await inOrder(operations, (operation) => runOperation(store, operation))
   return answers as unknown as BatchAnswers<T>
+}
+
+/**
+ * Runs `operations` as one batch per hash tag, the batches at once (one round trip in time), each
+ * atomic on its own; answers in the order given. A condition (`if`/`unless`) names an operation of
+ * its own tag. For work on several people's, jobs' or files' keys that needs no atomic step across them.
+ */
+export async function togetherByTag(store: ProxyStore, operations: readonly StoreOperation[]): Promise<unknown[]> {
+  const groups = new Map<string, number[]>()
+  operations.forEach((operation, index) => {
+    const tag = tagOfOperation(operation)
+    const group = groups.get(tag)
+    if (group) group.push(index)
+    else groups.set(tag, [index])
+  })
+  const answers: unknown[] = new Array(operations.length)
+  await Promise.all(
+    [...groups.values()].map(async (indexes) => {
+      const within = (index: number | undefined) => {
+        if (index === undefined) return undefined
+        const at = indexes.indexOf(index)
+        if (at < 0) throw new TypeError('A batch condition names an operation of another hash tag.')
+        return at
+      }
+      const batch = indexes.map((index) => {
+        const operation = operations[index]!
+        const { if: ifAt, unless, ...rest } = operation
+        return { ...rest, ...(ifAt === undefined ? {} : { if: within(ifAt) }), ...(unless === undefined ? {} : { unless: within(unless) }) } as StoreOperation
+      })
+      const got = await together(store, batch)
+      indexes.forEach((index, at) => (answers[index] = got[at]))
+    }),
+  )
+  return answers
 }
 
 /** What a subscriber of a store channel is told. */
