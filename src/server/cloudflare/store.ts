@@ -1,6 +1,6 @@
 import { callHook, thrownText } from '../partnerHooks.js'
-import { skipped, type ProxyStore, type StoreOperation } from '../stores/store.js'
-import { BATCH_PATH, fromWire, ORIGIN, shardOf, shardOfOperation } from './protocol.js'
+import { hashTagOf, tagOfOperation, type ProxyStore, type StoreOperation } from '../stores/store.js'
+import { BATCH_PATH, fromWire, ORIGIN } from './protocol.js'
 import { subscribeOver } from './subscription.js'
 import type { ToolsStateNamespace, ToolsStateStub } from './types.js'
 
@@ -11,47 +11,11 @@ export interface DurableObjectStoreOptions {
   onError?: (message: string) => void
 }
 
-/** A stretch of a batch that goes to one object: its operations, and their indexes in the batch. */
-type Stretch = { shard: string; indexes: number[] }
-
-/** Splits a batch into runs of consecutive operations that go to the same object. */
-function stretchesOf(operations: readonly StoreOperation[]): Stretch[] {
-  const stretches: Stretch[] = []
-  operations.forEach((operation, index) => {
-    const shard = shardOfOperation(operation)
-    const last = stretches.at(-1)
-    if (last?.shard === shard) last.indexes.push(index)
-    else stretches.push({ shard, indexes: [index] })
-  })
-  return stretches
-}
-
-/**
- * The operations of one stretch as its object runs them: a condition on an operation of the same
- * stretch points at its place there; one on an earlier stretch's is settled here (the operation
- * dropped when skipped, its condition dropped when met).
- */
-function localized(operations: readonly StoreOperation[], stretch: Stretch, answers: readonly unknown[]) {
-  const sent: { index: number; operation: StoreOperation }[] = []
-  for (const index of stretch.indexes) {
-    const { if: when, unless, ...operation } = operations[index]!
-    const outside = (at: number | undefined) => at !== undefined && !stretch.indexes.includes(at)
-    if (skipped({ ...operation, if: outside(when) ? when : undefined, unless: outside(unless) ? unless : undefined } as StoreOperation, answers)) continue
-    const local = (at: number | undefined) => (at === undefined || outside(at) ? undefined : sent.findIndex((entry) => entry.index === at))
-    const [localIf, localUnless] = [local(when), local(unless)]
-    // A condition on an operation of this stretch that was itself dropped: that one answered undefined.
-    if (localIf === -1) continue
-    sent.push({ index, operation: { ...operation, ...(localIf === undefined ? {} : { if: localIf }), ...(localUnless === undefined || localUnless === -1 ? {} : { unless: localUnless }) } as StoreOperation })
-  }
-  return sent
-}
-
 /**
  * A store on Cloudflare Durable Objects, shared by every isolate of a Worker: pass the namespace
  * `ToolsProxyState` is bound to (`env.TOOLS_STATE`). Keys are sharded by their hash tag (a
  * person's keys in one object, a job's in one, a file's in one), so no object serves every
- * request. A batch whose operations share an object is one request and one atomic step; one that
- * spans objects goes as one request per run of operations, each atomic. A subscription is a
+ * request. A batch (its keys share one tag) is one request and one atomic step. A subscription is a
  * hibernatable WebSocket to its channel's object, opened again when it drops (then `missed`).
  */
 export function durableObjectStore<Id>(namespace: ToolsStateNamespace<Id>, { prefix = 'tools-proxy:', onError }: DurableObjectStoreOptions = {}): ProxyStore {
@@ -64,16 +28,10 @@ export function durableObjectStore<Id>(namespace: ToolsStateNamespace<Id>, { pre
     return fromWire(JSON.parse(text) as unknown[])
   }
   const batch = async (operations: readonly StoreOperation[]): Promise<unknown[]> => {
-    const stretches = stretchesOf(operations)
-    if (stretches.length === 1) return send(stretches[0]!.shard, operations)
-    const answers: unknown[] = Array.from({ length: operations.length })
-    for (const stretch of stretches) {
-      const sent = localized(operations, stretch, answers)
-      if (sent.length === 0) continue
-      const got = await send(stretch.shard, sent.map(({ operation }) => operation))
-      sent.forEach(({ index }, at) => (answers[index] = got[at]))
-    }
-    return answers
+    const tags = new Set(operations.map(tagOfOperation))
+    // One object runs a batch as one step; across objects nothing would (keys.ts gives each batch one tag).
+    if (tags.size !== 1) throw new Error(`a batch touches ${tags.size} hash tags; one object runs a batch whole only when it touches one`)
+    return send([...tags][0]!, operations)
   }
   const one = <T>(operation: StoreOperation) => batch([operation]).then(([answer]) => answer as T)
   const report = (message: string) => callHook(onError ?? console.error, [`[tools proxy] Durable Objects: ${message}`], (text) => console.error(`[tools proxy] onError failed: ${thrownText(text)}`))
@@ -89,6 +47,6 @@ export function durableObjectStore<Id>(namespace: ToolsStateNamespace<Id>, { pre
     list: (key) => one({ op: 'list', key }),
     publish: (channel, message) => one({ op: 'publish', channel, message }),
     batch,
-    subscribe: (channel, listener) => subscribeOver(() => stubOf(shardOf(channel)), channel, listener, report),
+    subscribe: (channel, listener) => subscribeOver(() => stubOf(hashTagOf(channel)), channel, listener, report),
   }
 }
