@@ -38,11 +38,12 @@ beforeAll(async () => {
   })
   mf = new Miniflare({
     workers: [
-      worker('one', { className: 'ToolsProxyState', useSQLite: true }),
+      // RestartableState: ToolsProxyState, with a way to drop its sockets as a restart does.
+      worker('one', { className: 'RestartableState', useSQLite: true }),
       // Another Worker (another isolate, its own module memory) bound to the same objects.
-      worker('two', { className: 'ToolsProxyState', scriptName: 'one', useSQLite: true }),
+      worker('two', { className: 'RestartableState', scriptName: 'one', useSQLite: true }),
       // One that takes no webhooks: its job reads go to the service.
-      worker('plain', { className: 'ToolsProxyState', scriptName: 'one', useSQLite: true }, false),
+      worker('plain', { className: 'RestartableState', scriptName: 'one', useSQLite: true }, false),
       worker('broken', { className: 'BrokenState', scriptName: 'one' }),
     ],
   })
@@ -129,6 +130,19 @@ describe('two Workers sharing one Durable Object namespace', () => {
     }
     expect(mock.service.log.filter((entry) => entry.kind === 'poll').length).toBe(polls)
   }, 30_000)
+
+  it('open a subscription again when its object drops it, and say messages may have been missed meanwhile', async () => {
+    const heard: string[] = []
+    let missed = 0
+    const stop = await storeOverProbe(url.one).subscribe('news:{restart}', { message: (message) => heard.push(message), missed: () => missed++ })
+    await storeOverProbe(url.two).publish('news:{restart}', 'before')
+    await vi.waitFor(() => expect(heard).toEqual(['before']))
+    expect((await fetch(`${url.two}/restart-object?tag=restart`)).status).toBe(204)
+    await vi.waitFor(() => expect(missed).toBe(1))
+    await storeOverProbe(url.two).publish('news:{restart}', 'after')
+    await vi.waitFor(() => expect(heard).toEqual(['before', 'after']))
+    await stop()
+  })
 
   it('answer 503 store_unavailable when the object fails, and go on serving', async () => {
     const answer = await call(url.broken, 'frank')

@@ -1,14 +1,29 @@
 // The proxy as a Cloudflare Worker, as a partner deploys it: settings from `env`, the user from a
 // header standing in for a session. Bundled by the workerd tests and run there through Miniflare.
 // With a TOOLS_STATE binding, its state is in Durable Objects (the class exported here), and
-// `/store/…` reaches that store itself (storeProbe.ts), each object request counted.
+// `/store/…` reaches that store itself (storeProbe.ts), each object request counted, and
+// `/restart-object?tag=…` drops the sockets of a tag's object (RestartableState).
 import { createToolsProxy, memoryStore, type ToolsProxy } from '../../src/server/index.js'
-import { durableObjectStore, ToolsProxyState, type ToolsStateNamespace } from '../../src/server/cloudflare/index.js'
+import { durableObjectStore, ToolsProxyState, type ToolsStateContext, type ToolsStateNamespace } from '../../src/server/cloudflare/index.js'
 import type { ProxyStore } from '../../src/server/stores/store.js'
 import { TOOLS } from '../../src/tools/index.js'
 import { serveStoreProbe } from './storeProbe.js'
 
 export { ToolsProxyState }
+
+/** ToolsProxyState as is, but `/restart` closes every socket it holds, as a deploy or a reset of the object does. */
+export class RestartableState extends ToolsProxyState {
+  readonly #context: ToolsStateContext
+  constructor(context: ToolsStateContext) {
+    super(context)
+    this.#context = context
+  }
+  override async fetch(request: Request): Promise<Response> {
+    if (new URL(request.url).pathname !== '/restart') return super.fetch(request)
+    for (const socket of this.#context.getWebSockets()) socket.close(1012, 'restarting')
+    return new Response(null, { status: 204 })
+  }
+}
 
 /** An object that fails every request, as one whose storage is overloaded or whose code throws. */
 export class BrokenState {
@@ -46,6 +61,8 @@ export default {
   async fetch(request: Request, env: Env): Promise<Response> {
     store ??= env.TOOLS_STATE ? durableObjectStore(counted(env.TOOLS_STATE), { onError: () => {} }) : memoryStore()
     if (env.TOOLS_STATE && new URL(request.url).pathname === '/object-requests') return Response.json(objectRequests)
+    const { pathname, searchParams } = new URL(request.url)
+    if (env.TOOLS_STATE && pathname === '/restart-object') return env.TOOLS_STATE.get(env.TOOLS_STATE.idFromName(`tools-proxy:${searchParams.get('tag')}`)).fetch('https://tools-state/restart') as Promise<Response>
     const probed = env.TOOLS_STATE && (await serveStoreProbe(store, request))
     if (probed) return probed
     proxy ??= createToolsProxy({
