@@ -13,7 +13,6 @@ type Listener = (snapshot: JobSnapshot) => void
 export function createJobChannel(store: ProxyStore, kept: (key: JobKey) => Promise<JobSnapshot | undefined>, report: (message: string) => void) {
   const listeners = new Map<string, { key: JobKey; each: Set<Listener> }>()
   const awaiting = new Map<string, Set<Listener>>()
-  const subscriptions = new Map<string, { users: number; stop: Promise<() => Promise<void>> }>()
 
   const tell = (id: string, snapshot: JobSnapshot) => {
     for (const listener of listeners.get(id)?.each ?? []) listener(snapshot)
@@ -33,34 +32,7 @@ export function createJobChannel(store: ProxyStore, kept: (key: JobKey) => Promi
       },
     })
 
-  /** Listens to the job's channel until the function it resolves with is called (by each caller, once). */
-  async function hold(key: JobKey): Promise<() => void> {
-    const id = jobName(key)
-    let entry = subscriptions.get(id)
-    if (!entry) {
-      const made = { users: 0, stop: subscribeTo(key, id) }
-      // A subscription that failed is tried afresh next time, not left half made.
-      made.stop.catch(() => subscriptions.get(id) === made && subscriptions.delete(id))
-      subscriptions.set(id, (entry = made))
-    }
-    const held = entry
-    held.users++
-    let released = false
-    const release = () => {
-      if (released) return
-      released = true
-      if (--held.users > 0 || subscriptions.get(id) !== held) return
-      subscriptions.delete(id)
-      held.stop.then((stop) => stop()).catch(() => {})
-    }
-    try {
-      await held.stop
-    } catch (error) {
-      release()
-      throw error
-    }
-    return release
-  }
+  const hold = shared((key: JobKey) => subscribeTo(key, jobName(key)))
 
   return {
     hold,
@@ -105,5 +77,40 @@ export function createJobChannel(store: ProxyStore, kept: (key: JobKey) => Promi
         )
       })
     },
+  }
+}
+
+/**
+ * `subscribe` shared by its callers: one subscription per job while anyone holds it. `hold(key)`
+ * resolves once listening, with a function that lets go (each caller once; the last stops it).
+ */
+function shared(subscribe: (key: JobKey) => Promise<() => Promise<void>>) {
+  const subscriptions = new Map<string, { users: number; stop: Promise<() => Promise<void>> }>()
+  return async (key: JobKey): Promise<() => void> => {
+    const id = jobName(key)
+    let entry = subscriptions.get(id)
+    if (!entry) {
+      const made = { users: 0, stop: subscribe(key) }
+      // A subscription that failed is tried afresh next time, not left half made.
+      made.stop.catch(() => subscriptions.get(id) === made && subscriptions.delete(id))
+      subscriptions.set(id, (entry = made))
+    }
+    const held = entry
+    held.users++
+    let released = false
+    const release = () => {
+      if (released) return
+      released = true
+      if (--held.users > 0 || subscriptions.get(id) !== held) return
+      subscriptions.delete(id)
+      held.stop.then((stop) => stop()).catch(() => {})
+    }
+    try {
+      await held.stop
+    } catch (error) {
+      release()
+      throw error
+    }
+    return release
   }
 }

@@ -1,12 +1,15 @@
-// redisStore's one Lua script: what each operation does on the Redis server.
+// redisStore's one Lua script: what each operation does on the Redis server, and what it is sent and answers.
+import type { StoreOperation } from './store.js'
 
 /**
  * Every operation, and a batch of them, in one script (one round trip, atomic on the Redis server:
  * two instances never interleave inside it). ARGV holds four slots per operation: its name, its
  * condition (n > 0: only if operation n answered true or a text; n < 0: only if operation -n did
  * not), two arguments (a push's second is its max and TTL, space between). KEYS holds each
- * operation's key in order (a publish has none). A skipped operation answers false (nil); a made
- * claim or lease 1, a refused one 0.
+ * operation's key in order, a publish's channel among them (so a Redis Cluster sends the script to
+ * the node serving them all: one hash tag per batch). `spublish` publishes on a cluster's shard
+ * (sharded pub/sub, Redis 7). A skipped operation answers false (nil); a made claim or lease 1, a
+ * refused one 0.
  */
 export const BATCH = `
 local ops = {}
@@ -52,16 +55,57 @@ local answers, held, k = {}, {}, 1
 for i = 1, #ARGV, 4 do
   local n, condition = (i + 3) / 4, tonumber(ARGV[i + 1])
   local run = condition == 0 or (condition > 0 and held[condition]) or (condition < 0 and not held[-condition])
-  if ARGV[i] == 'publish' then
+  local key = KEYS[k]
+  k = k + 1
+  if ARGV[i] == 'publish' or ARGV[i] == 'spublish' then
     answers[n], held[n] = false, false
-    if run then redis.call('PUBLISH', ARGV[i + 2], ARGV[i + 3]) end
+    if run then redis.call(string.upper(ARGV[i]), key, ARGV[i + 3]) end
+  elseif run then
+    answers[n], held[n] = ops[ARGV[i]](key, ARGV[i + 2], ARGV[i + 3])
   else
-    local key = KEYS[k]
-    k = k + 1
-    if run then answers[n], held[n] = ops[ARGV[i]](key, ARGV[i + 2], ARGV[i + 3]) else answers[n], held[n] = false, false end
+    answers[n], held[n] = false, false
   end
 end
 return answers`
+
+const ttl = (ms: number) => String(Math.max(1, Math.ceil(ms)))
+
+/**
+ * An operation's four slots in ARGV (see BATCH), given its condition in Lua's counting; `sharded`:
+ * a publish goes on a cluster's shard.
+ */
+export function argumentsOf(operation: StoreOperation, condition: number, sharded: boolean): string[] {
+  const head = [operation.op === 'publish' && sharded ? 'spublish' : operation.op, String(condition)]
+  switch (operation.op) {
+    case 'increment':
+      return [...head, String(Math.trunc(operation.delta)), ttl(operation.ttlMs)]
+    case 'claim':
+      return [...head, ttl(operation.ttlMs), '']
+    case 'release':
+    case 'get':
+    case 'list':
+      return [...head, '', '']
+    case 'push':
+      return [...head, operation.value, `${Math.max(1, Math.trunc(operation.max))} ${ttl(operation.ttlMs)}`]
+    case 'set':
+    case 'hold':
+      return [...head, operation.value, ttl(operation.ttlMs)]
+    case 'lease':
+      return [...head, operation.owner, ttl(operation.ttlMs)]
+    case 'publish':
+      return [...head, '', operation.message]
+  }
+}
+
+/** An answer of the script as the operation's method answers. */
+export function answerOf(operation: StoreOperation, answer: unknown): unknown {
+  if (answer === null || answer === undefined) return undefined // skipped, or a key not found
+  if (operation.op === 'increment') return Number(answer)
+  if (operation.op === 'claim' || operation.op === 'lease') return Number(answer) === 1
+  if (operation.op === 'get' || operation.op === 'hold') return String(answer)
+  if (operation.op === 'list') return (answer as unknown[]).map(String)
+  return undefined
+}
 
 /** A script's SHA-1 in hex, as Redis names the scripts it holds. */
 export async function sha1Of(script: string): Promise<string> {

@@ -1,0 +1,104 @@
+// redisStore's subscriptions: on one Redis, a connection of their own; on a Redis Cluster, each
+// channel on the shard its hash tag names (sharded pub/sub, Redis 7).
+import type { StoreListener } from './store.js'
+
+/** Where redisStore's channels are listened to. */
+export interface ChannelConnection {
+  subscribe(channel: string, listener: (message: string) => void): Promise<unknown>
+  unsubscribe(channel: string): Promise<unknown>
+}
+
+/** Opens the connection, given what to call when messages may have been missed (it came back). */
+export type OpenChannels = (missed: () => void) => Promise<ChannelConnection>
+
+/** A node of a cluster, as node-redis names it in its `node-*` events. */
+export interface ClusterNode {
+  host: string
+  port: number
+}
+
+/**
+ * `subscribe` as ProxyStore has it over `open`'s connection, opened on the first subscription:
+ * every listener of a channel shares one Redis subscription; `prefix` goes before each channel.
+ */
+export function redisSubscriptions(open: OpenChannels, prefix: string) {
+  const channels = new Map<string, { listeners: Set<StoreListener>; subscribed: Promise<unknown> }>()
+  const missedAll = () => {
+    for (const { listeners } of channels.values()) for (const listener of listeners) listener.missed?.()
+  }
+  let connection: Promise<ChannelConnection> | undefined
+  const connect = () =>
+    (connection ??= open(missedAll).catch((error: unknown) => {
+      connection = undefined
+      throw error
+    }))
+  return async (channel: string, listener: StoreListener): Promise<() => Promise<void>> => {
+    const opened = await connect()
+    let subscription = channels.get(channel)
+    if (!subscription) {
+      const listeners = new Set<StoreListener>()
+      const subscribed = opened.subscribe(prefix + channel, (message) => {
+        for (const each of listeners) each.message(message)
+      })
+      const made = { listeners, subscribed }
+      channels.set(channel, (subscription = made))
+      // A channel whose subscription failed is tried afresh next time, not left half made.
+      subscribed.catch(() => channels.get(channel) === made && channels.delete(channel))
+    }
+    // Every listener waits for Redis to confirm: none is told "listening" before it is.
+    await subscription.subscribed
+    const { listeners } = subscription
+    const entry: StoreListener = { message: (message) => listener.message(message), missed: () => listener.missed?.() }
+    listeners.add(entry)
+    return async () => {
+      listeners.delete(entry)
+      if (listeners.size > 0 || channels.get(channel) !== subscription) return
+      channels.delete(channel)
+      await opened.unsubscribe(prefix + channel)
+    }
+  }
+}
+
+/** One Redis: a duplicate of the client, which node-redis subscribes again by itself when it comes back. */
+export function classicChannels(
+  duplicate: () => {
+    connect(): Promise<unknown>
+    subscribe(channel: string, listener: (message: string) => void): Promise<unknown>
+    unsubscribe(channel: string): Promise<unknown>
+    on(event: 'error' | 'ready', listener: (error?: unknown) => void): unknown
+  },
+  reportError: (error: unknown) => void,
+): OpenChannels {
+  return async (missed) => {
+    const connection = duplicate()
+    connection.on('error', reportError)
+    let ready = false
+    connection.on('ready', () => {
+      // What was published while it was away is lost.
+      if (ready) missed()
+      ready = true
+    })
+    await connection.connect()
+    return { subscribe: (channel, listener) => connection.subscribe(channel, listener), unsubscribe: (channel) => connection.unsubscribe(channel) }
+  }
+}
+
+/**
+ * A Redis Cluster: node-redis's cluster client subscribes each channel on its slot's master (and
+ * follows a slot that moves); a node that comes back (its connections ready again after a loss)
+ * may have missed messages.
+ */
+export function shardedChannels(cluster: {
+  sSubscribe(channel: string, listener: (message: string) => void): Promise<unknown>
+  sUnsubscribe(channel: string): Promise<unknown>
+  on?(event: 'node-ready' | 'node-reconnecting' | 'node-disconnect', listener: (node: ClusterNode) => void): unknown
+}): OpenChannels {
+  return async (missed) => {
+    const lost = new Set<string>()
+    const address = ({ host, port }: ClusterNode) => `${host}:${port}`
+    cluster.on?.('node-reconnecting', (node) => lost.add(address(node)))
+    cluster.on?.('node-disconnect', (node) => lost.add(address(node)))
+    cluster.on?.('node-ready', (node) => lost.delete(address(node)) && missed())
+    return { subscribe: (channel, listener) => cluster.sSubscribe(channel, listener), unsubscribe: (channel) => cluster.sUnsubscribe(channel) }
+  }
+}
