@@ -137,11 +137,29 @@ describe('two Workers sharing one Durable Object namespace', () => {
     const stop = await storeOverProbe(url.one).subscribe('news:{restart}', { message: (message) => heard.push(message), missed: () => missed++ })
     await storeOverProbe(url.two).publish('news:{restart}', 'before')
     await vi.waitFor(() => expect(heard).toEqual(['before']))
-    expect((await fetch(`${url.two}/restart-object?tag=restart`)).status).toBe(204)
+    expect((await fetch(`${url.two}/object/restart?tag=restart`)).status).toBe(204)
     await vi.waitFor(() => expect(missed).toBe(1))
     await storeOverProbe(url.two).publish('news:{restart}', 'after')
     await vi.waitFor(() => expect(heard).toEqual(['before', 'after']))
     await stop()
+  })
+
+  it('let an entry lapse when its time is up, and delete it on the object’s alarm, not a timer', async () => {
+    const store = storeOverProbe(url.one)
+    const storage = async (alarm = false) => (await (await fetch(`${url.two}/object/storage?tag=lapse${alarm ? '&alarm' : ''}`)).json()) as { rows: number; alarm: number | null }
+    expect(await store.claim('c:{lapse}', 1)).toBe(true)
+    expect(await store.set('kept:{lapse}', 'yes', 3_600_000)).toBeUndefined()
+    // Its alarm is set for the first expiry (and a little after, for the ones close to it).
+    const { rows, alarm } = await storage()
+    expect(rows).toBe(2)
+    expect(alarm).toBeGreaterThan(Date.now() - 1000)
+    expect(alarm).toBeLessThan(Date.now() + 60_000)
+    // A millisecond later the claim is free again; the row stays until the alarm.
+    await vi.waitFor(async () => expect(await store.claim('c:{lapse}', 1)).toBe(true))
+    await vi.waitFor(async () => expect(await store.get('c:{lapse}')).toBeUndefined())
+    await vi.waitFor(async () => expect(await storage(true)).toMatchObject({ rows: 1 }))
+    // The next alarm is for what is left: an hour on.
+    expect((await storage()).alarm).toBeGreaterThan(Date.now() + 3_000_000)
   })
 
   it('answer 503 store_unavailable when the object fails, and go on serving', async () => {

@@ -2,7 +2,7 @@
 // header standing in for a session. Bundled by the workerd tests and run there through Miniflare.
 // With a TOOLS_STATE binding, its state is in Durable Objects (the class exported here), and
 // `/store/…` reaches that store itself (storeProbe.ts), each object request counted, and
-// `/restart-object?tag=…` drops the sockets of a tag's object (RestartableState).
+// `/object/…?tag=…` reaches a tag's object past the store (RestartableState).
 import { createToolsProxy, memoryStore, type ToolsProxy } from '../../src/server/index.js'
 import { durableObjectStore, ToolsProxyState, type ToolsStateContext, type ToolsStateNamespace } from '../../src/server/cloudflare/index.js'
 import type { ProxyStore } from '../../src/server/stores/store.js'
@@ -11,17 +11,28 @@ import { serveStoreProbe } from './storeProbe.js'
 
 export { ToolsProxyState }
 
-/** ToolsProxyState as is, but `/restart` closes every socket it holds, as a deploy or a reset of the object does. */
+type AlarmedContext = ToolsStateContext & { storage: { getAlarm(): Promise<number | null> } }
+
+/**
+ * ToolsProxyState as is, but `/restart` closes every socket it holds, as a deploy or a reset of
+ * the object does, and `/storage` tells its rows and its alarm (`?alarm` runs the alarm now).
+ */
 export class RestartableState extends ToolsProxyState {
-  readonly #context: ToolsStateContext
+  readonly #context: AlarmedContext
   constructor(context: ToolsStateContext) {
     super(context)
-    this.#context = context
+    this.#context = context as AlarmedContext
   }
   override async fetch(request: Request): Promise<Response> {
-    if (new URL(request.url).pathname !== '/restart') return super.fetch(request)
-    for (const socket of this.#context.getWebSockets()) socket.close(1012, 'restarting')
-    return new Response(null, { status: 204 })
+    const { pathname, searchParams } = new URL(request.url)
+    if (pathname === '/restart') {
+      for (const socket of this.#context.getWebSockets()) socket.close(1012, 'restarting')
+      return new Response(null, { status: 204 })
+    }
+    if (pathname !== '/storage') return super.fetch(request)
+    if (searchParams.has('alarm')) await this.alarm()
+    const rows = this.#context.storage.sql.exec('SELECT COUNT(*) AS rows FROM entries').toArray()[0]!.rows
+    return Response.json({ rows, alarm: await this.#context.storage.getAlarm() })
   }
 }
 
@@ -62,7 +73,11 @@ export default {
     store ??= env.TOOLS_STATE ? durableObjectStore(counted(env.TOOLS_STATE), { onError: () => {} }) : memoryStore()
     if (env.TOOLS_STATE && new URL(request.url).pathname === '/object-requests') return Response.json(objectRequests)
     const { pathname, searchParams } = new URL(request.url)
-    if (env.TOOLS_STATE && pathname === '/restart-object') return env.TOOLS_STATE.get(env.TOOLS_STATE.idFromName(`tools-proxy:${searchParams.get('tag')}`)).fetch('https://tools-state/restart') as Promise<Response>
+    if (env.TOOLS_STATE && pathname.startsWith('/object/')) {
+      // `/object/restart?tag=…`, `/object/storage?tag=…`: to the tag's object, past the store.
+      const object = env.TOOLS_STATE.get(env.TOOLS_STATE.idFromName(`tools-proxy:${searchParams.get('tag')}`))
+      return object.fetch(`https://tools-state/${pathname.slice('/object/'.length)}?${searchParams}`) as Promise<Response>
+    }
     const probed = env.TOOLS_STATE && (await serveStoreProbe(store, request))
     if (probed) return probed
     proxy ??= createToolsProxy({
