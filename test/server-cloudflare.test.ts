@@ -3,19 +3,18 @@
 // one Durable Object namespace (ToolsProxyState, SQLite-backed) in workerd through Miniflare, in
 // front of the simulated service on its own port. What one Worker's isolate knows, the other's
 // does not: every promise below holds only through the objects.
-import { Miniflare, type WorkerOptions } from 'miniflare'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { exampleInput, MOCK_KEYS } from '../src/mock/index.js'
 import type { StoreOperation } from '../src/server/stores/store.js'
 import { PROXY_ERROR_CODES } from '../src/tools/index.js'
 import { listenMockService } from './support/http.js'
 import { storeOverProbe } from './support/storeProbe.js'
-import { buildProxyWorker, COMPATIBILITY_DATE } from './support/workerd.js'
+import { buildProxyWorker, startWorkers } from './support/workerd.js'
 
 const SECRET = 'a-test-secret-of-at-least-thirty-two-characters'
 const WEBHOOK_SECRET = 'whsec_C2FVsBQIhrscChlQIMV+b5sSYspob7oD'
 const CALLS_CAP = 3
-let mf: Miniflare
+let workers: Awaited<ReturnType<typeof startWorkers>>
 let mock: Awaited<ReturnType<typeof listenMockService>>
 /** The service's webhooks, held here until a test sends them on. */
 const deliveries: Request[] = []
@@ -27,31 +26,21 @@ beforeAll(async () => {
     jobDuration: 200,
     webhooks: { url: 'https://partner.test/api/tools/webhooks', secret: WEBHOOK_SECRET, send: (request) => (deliveries.push(request), new Response(null, { status: 204 })) },
   })
-  const worker = (name: keyof typeof url, TOOLS_STATE: { className: string; scriptName?: string; useSQLite?: boolean }, webhooks = true): WorkerOptions => ({
-    name,
-    modules: true,
-    scriptPath: script,
-    compatibilityDate: COMPATIBILITY_DATE,
-    bindings: { TOOLS_BASE_URL: mock.baseUrl, TOOLS_API_KEY: MOCK_KEYS.demo, TOOLS_PROXY_SECRET: SECRET, MAX_UPLOAD_BYTES: String(1024 * 1024), CALLS_CAP: String(CALLS_CAP), ...(webhooks && { WEBHOOK_SECRET }) },
-    durableObjects: { TOOLS_STATE },
-    unsafeDirectSockets: [{ host: '127.0.0.1', port: 0 }],
-  })
-  mf = new Miniflare({
-    workers: [
-      // RestartableState: ToolsProxyState, with a way to drop its sockets as a restart does.
-      worker('one', { className: 'RestartableState', useSQLite: true }),
-      // Another Worker (another isolate, its own module memory) bound to the same objects.
-      worker('two', { className: 'RestartableState', scriptName: 'one', useSQLite: true }),
-      // One that takes no webhooks: its job reads go to the service.
-      worker('plain', { className: 'RestartableState', scriptName: 'one', useSQLite: true }, false),
-      worker('broken', { className: 'BrokenState', scriptName: 'one' }),
-    ],
-  })
-  await mf.ready
-  for (const name of ['one', 'two', 'plain', 'broken'] as const) url[name] = (await mf.unsafeGetDirectURL(name)).href.replace(/\/+$/, '')
+  const bindings = { TOOLS_BASE_URL: mock.baseUrl, TOOLS_API_KEY: MOCK_KEYS.demo, TOOLS_PROXY_SECRET: SECRET, MAX_UPLOAD_BYTES: String(1024 * 1024), CALLS_CAP: String(CALLS_CAP) }
+  // RestartableState: ToolsProxyState, with a way to drop its sockets as a restart does.
+  const className = 'RestartableState'
+  workers = await startWorkers(script, bindings, [
+    { name: 'one', className, bindings: { WEBHOOK_SECRET } },
+    // Another Worker (another isolate, its own module memory) bound to the same objects.
+    { name: 'two', className, bindings: { WEBHOOK_SECRET } },
+    // One that takes no webhooks: its job reads go to the service.
+    { name: 'plain', className },
+    { name: 'broken', className: 'BrokenState' },
+  ])
+  Object.assign(url, workers.urls)
 }, 120_000)
 afterAll(async () => {
-  await mf?.dispose()
+  await workers?.dispose()
   await mock?.close()
 })
 
