@@ -2,12 +2,12 @@
 // Live updates through the proxy: the service's webhooks, verified and deduplicated; one event
 // stream per page; one watcher per job for every page and instance (a lease in the store); and
 // instances hearing each other over a real Redis's publish/subscribe.
-import { createParser, type EventSourceMessage } from 'eventsource-parser'
 import { Webhook } from 'standardwebhooks'
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { webhookKey, webhookSignature, webhookSigned } from '../src/client/standardWebhooks.js'
 import { memoryStore, redisStore, type ProxyEvent, type ProxyStore, type ToolsProxyOptions } from '../src/server/index.js'
 import { createToolsClient, PROXY_ERROR_CODES, type ToolId } from '../src/tools/index.js'
+import { reader } from './support/eventReader.js'
 import { listen as serve } from './support/http.js'
 import { SERVICE, SITE, testProxy } from './support/proxy.js'
 import { startRedis } from './support/redis.js'
@@ -83,63 +83,6 @@ function proxyWith(options: Partial<ToolsProxyOptions> = {}) {
     return proxy.handle(new Request(`${SITE}/api/tools/webhooks`, { method: 'POST', body, headers }))
   }
   return { proxy, send, start, listen, hook }
-}
-
-/** An event stream as a page reads it: `next()` is the next event, or 'end' when the stream ends. */
-function reader(response: Response) {
-  const events: (EventSourceMessage | 'comment' | 'end')[] = []
-  let wake = () => {}
-  const parser = createParser({
-    onEvent: (event) => {
-      events.push(event)
-      wake()
-    },
-    onComment: () => {
-      events.push('comment')
-      wake()
-    },
-  })
-  void (async () => {
-    const decoder = new TextDecoder()
-    try {
-      for await (const chunk of response.body!) parser.feed(decoder.decode(chunk, { stream: true }))
-    } catch {
-      // Cut by the page.
-    }
-    events.push('end')
-    wake()
-  })()
-  const take = async (wanted: (item: (typeof events)[number]) => boolean) => {
-    for (;;) {
-      const index = events.findIndex(wanted)
-      if (index >= 0) return events.splice(0, index + 1).pop()!
-      await new Promise<void>((resolve) => (wake = resolve))
-    }
-  }
-  /** The next job event (comments skipped), or 'end'. */
-  const next = async () => {
-    const item = await take((each) => each !== 'comment')
-    return item === 'end' ? ('end' as const) : { id: (item as EventSourceMessage).id, event: (item as EventSourceMessage).event, ...(JSON.parse((item as EventSourceMessage).data) as JobEvent) }
-  }
-  return {
-    next,
-    /** The next event: a job's present state as it joins, here as its creation answered (no read of the service). */
-    created: async () => {
-      const event = await next()
-      expect(event).toMatchObject({ event: 'job', status: 200, body: { status: 'pending' } })
-      return event
-    },
-    /** Waits for a heartbeat. */
-    comment: () => take((each) => each === 'comment'),
-    /** What came and was not taken yet ('comment' for a heartbeat). */
-    waiting: () => events.map((each) => (typeof each === 'string' ? each : each.event)),
-  }
-}
-interface JobEvent {
-  tool: string
-  jobId: string
-  status: number
-  body: { status: string; report?: string }
 }
 
 describe('webhook signatures (Standard Webhooks)', () => {

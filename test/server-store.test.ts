@@ -29,78 +29,7 @@ const stores: [string, () => { store: ProxyStore; prefix: string }][] = [
   ],
 ]
 
-describe.each(stores)('%s', (_name, make) => {
-  it('keeps text for a while, and holds the first writer’s value', async () => {
-    const { store } = make()
-    expect(await store.get('{t}status')).toBeUndefined()
-    await store.set('{t}status', '{"status":"pending"}', 60_000)
-    expect(await store.get('{t}status')).toBe('{"status":"pending"}')
-    await store.set('{t}status', '{"status":"done"}', 60_000)
-    expect(await store.get('{t}status')).toBe('{"status":"done"}')
-    expect(await store.hold('{t}owner', 'alice', 60_000)).toBe('alice')
-    expect(await store.hold('{t}owner', 'bob', 60_000)).toBe('alice')
-  })
-
-  it('counts up and down; a give-back or a read never creates a counter', async () => {
-    const { store } = make()
-    expect(await store.increment('{t}calls:a', 1, 60_000)).toBe(1)
-    expect(await store.increment('{t}calls:a', 1, 60_000)).toBe(2)
-    expect(await store.increment('{t}calls:a', -1, 60_000)).toBe(1)
-    expect(await store.increment('{t}calls:b', -1, 60_000)).toBe(0)
-    // A delta of 0 reads, creating nothing either.
-    expect(await store.increment('{t}calls:b', 0, 60_000)).toBe(0)
-    expect(await store.increment('{t}calls:b', -1, 60_000)).toBe(0)
-    expect(await store.increment('{t}calls:b', 1, 60_000)).toBe(1)
-    expect(await store.increment('{t}calls:b', 0, 60_000)).toBe(1)
-  })
-
-  it('claims a key once until it is released', async () => {
-    const { store } = make()
-    expect(await store.claim('{t}seen:k', 60_000)).toBe(true)
-    expect(await store.claim('{t}seen:k', 60_000)).toBe(false)
-    await store.release('{t}seen:k')
-    expect(await store.claim('{t}seen:k', 60_000)).toBe(true)
-  })
-
-  it('leases a key to one owner at a time; the owner renews it', async () => {
-    const { store } = make()
-    expect(await store.lease('{t}lease:job', 'instance-a', 60_000)).toBe(true)
-    expect(await store.lease('{t}lease:job', 'instance-b', 60_000)).toBe(false)
-    expect(await store.lease('{t}lease:job', 'instance-a', 60_000)).toBe(true)
-    const racers = await Promise.all(['x', 'y', 'z'].map((owner) => store.lease('{t}lease:other', owner, 60_000)))
-    expect(racers.filter(Boolean)).toHaveLength(1)
-  })
-
-  it('keeps a list of its last `max` pushes, oldest first', async () => {
-    const { store } = make()
-    expect(await store.list!('{t}recent')).toEqual([])
-    for (const value of ['a', 'b', 'c', 'd']) await store.push!('{t}recent', value, 3, 60_000)
-    expect(await store.list!('{t}recent')).toEqual(['b', 'c', 'd'])
-    await Promise.all(Array.from({ length: 20 }, (_, n) => store.push!('{t}racing', String(n), 50, 60_000)))
-    expect((await store.list!('{t}racing')).sort()).toEqual(Array.from({ length: 20 }, (_, n) => String(n)).sort())
-  })
-
-  it('publishes to every subscriber of a channel, until each stops', async () => {
-    const { store } = make()
-    const heard: string[][] = [[], []]
-    const stops = await Promise.all(heard.map((into) => store.subscribe('{t}jobs', { message: (message) => into.push(message) })))
-    await store.publish('{t}jobs', 'one')
-    await store.publish('{t}elsewhere', 'not for us')
-    await vi.waitFor(() => expect(heard).toEqual([['one'], ['one']]))
-    await stops[0]!()
-    await store.publish('{t}jobs', 'two')
-    await vi.waitFor(() => expect(heard[1]).toEqual(['one', 'two']))
-    expect(heard[0]).toEqual(['one'])
-    await stops[1]!()
-  })
-
-  it('counts exactly under concurrent increments', async () => {
-    const { store } = make()
-    const counts = await Promise.all(Array.from({ length: 200 }, () => store.increment('{t}calls:c', 1, 60_000)))
-    expect(new Set(counts).size).toBe(200)
-    expect(Math.max(...counts)).toBe(200)
-  })
-})
+// Each operation, a batch, a failing store and two instances on one store: test/support/storeContract.ts, on every store.
 
 describe('expiry', () => {
   it('memoryStore forgets a counter and a claim when their time is up', async () => {
@@ -377,8 +306,6 @@ describe('a creation answered again (the same Idempotency-Key, a job that has mo
 })
 
 const batchStores: [string, () => ProxyStore][] = [
-  ['memoryStore', () => memoryStore()],
-  ['redisStore', () => countedRedis().store],
   // A store of a partner's, with no `batch` of its own: the operations run one by one.
   ['a store without batch', () => ({ ...memoryStore(), batch: undefined })],
 ]
@@ -450,16 +377,5 @@ describe('a batch while Redis fails', () => {
       redis.resume()
       vi.useRealTimers()
     }
-  })
-
-  it('a Redis that is gone: 503, and the process goes on', async () => {
-    const client = await redis.connect()
-    const proxy = testProxy(service, { store: redisStore(client, { prefix: 'trips-gone:', onError: () => {} }) })
-    await client.quit()
-    const response = await proxy.handle(new Request(`${SITE}/api/tools/valuation/report/jobs/x`, { headers: { 'x-user': 'alice' } }))
-    // An unsigned handle is refused before the store is asked; a call needs the store for its rate.
-    expect(response.status).toBe(404)
-    const call = await proxy.handle(new Request(`${SITE}/api/tools/valuation/rent`, { method: 'POST', body: '{}', headers: { 'x-user': 'alice', 'content-type': 'application/json' } }))
-    expect(call.status).toBe(503)
   })
 })

@@ -1,0 +1,281 @@
+// One store contract, written once: every store the proxy runs on (memoryStore, redisStore on one
+// Redis and on a Redis Cluster, and any other) is held to the same operations, the same answer when
+// it fails, and the same promises across two proxy instances sharing it.
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { webhookKey, webhookSignature } from '../../src/client/standardWebhooks.js'
+import type { ProxyStore, ToolsProxyOptions } from '../../src/server/index.js'
+import { guardStore, StoreUnavailable, together, type StoreOperation } from '../../src/server/stores/store.js'
+import { reader } from './eventReader.js'
+import { LONG_WINDOW, SERVICE, SITE, testProxy } from './proxy.js'
+
+export interface StoreContract {
+  /** A store of its own (nothing another call's store wrote shows in it). */
+  make(): Promise<ProxyStore>
+  /** Two stores on the same shared state, as two instances of the proxy (two processes, two isolates) have them. */
+  twoInstances(): Promise<[ProxyStore, ProxyStore]>
+  /** A store whose backing has failed (gone, or stalled past the proxy's second): omitted where it cannot fail (memory). */
+  failed?(): Promise<ProxyStore>
+}
+
+/** Every promise of a store, on `name`'s; a store on another runtime is one more call with its own factories. */
+export function describeStoreContract(name: string, contract: StoreContract) {
+  describe(`${name}: each operation`, () => describeOperations(contract))
+  describe(`${name}: a batch`, () => describeBatch(contract))
+  if (contract.failed) describe(`${name}: when it fails`, () => describeFailure(contract.failed!))
+  describe(`${name}: two proxy instances on it`, () => describeInstances(contract))
+}
+
+function describeOperations({ make }: StoreContract) {
+  it('keeps text for a while, and holds the first writer’s value (renewed by it)', async () => {
+    const store = await make()
+    expect(await store.get('status:{t}')).toBeUndefined()
+    await store.set('status:{t}', '{"status":"pending"}', 60_000)
+    expect(await store.get('status:{t}')).toBe('{"status":"pending"}')
+    await store.set('status:{t}', '{"status":"done"}', 60_000)
+    expect(await store.get('status:{t}')).toBe('{"status":"done"}')
+    expect(await store.hold('owner:{t}', 'alice', 60_000)).toBe('alice')
+    expect(await store.hold('owner:{t}', 'bob', 60_000)).toBe('alice')
+    expect(await store.hold('owner:{t}', 'alice', 60_000)).toBe('alice')
+  })
+
+  it('counts up and down; a give-back or a read never creates a counter', async () => {
+    const store = await make()
+    expect(await store.increment('calls:{t}:a', 1, 60_000)).toBe(1)
+    expect(await store.increment('calls:{t}:a', 1, 60_000)).toBe(2)
+    expect(await store.increment('calls:{t}:a', -1, 60_000)).toBe(1)
+    expect(await store.increment('calls:{t}:b', -1, 60_000)).toBe(0)
+    // A delta of 0 reads, creating nothing either.
+    expect(await store.increment('calls:{t}:b', 0, 60_000)).toBe(0)
+    expect(await store.increment('calls:{t}:b', -1, 60_000)).toBe(0)
+    expect(await store.increment('calls:{t}:b', 1, 60_000)).toBe(1)
+    expect(await store.increment('calls:{t}:b', 0, 60_000)).toBe(1)
+  })
+
+  it('counts exactly under concurrent increments', async () => {
+    const store = await make()
+    const counts = await Promise.all(Array.from({ length: 200 }, () => store.increment('calls:{t}:c', 1, 60_000)))
+    expect(new Set(counts).size).toBe(200)
+    expect(Math.max(...counts)).toBe(200)
+  })
+
+  it('claims a key once until it is released', async () => {
+    const store = await make()
+    expect(await store.claim('seen:{t}', 60_000)).toBe(true)
+    expect(await store.claim('seen:{t}', 60_000)).toBe(false)
+    await store.release('seen:{t}')
+    expect(await store.claim('seen:{t}', 60_000)).toBe(true)
+  })
+
+  it('leases a key to one owner at a time; the owner renews it', async () => {
+    const store = await make()
+    expect(await store.lease('lease:{t}', 'instance-a', 60_000)).toBe(true)
+    expect(await store.lease('lease:{t}', 'instance-b', 60_000)).toBe(false)
+    expect(await store.lease('lease:{t}', 'instance-a', 60_000)).toBe(true)
+    const racers = await Promise.all(['x', 'y', 'z'].map((owner) => store.lease('lease:{o}', owner, 60_000)))
+    expect(racers.filter(Boolean)).toHaveLength(1)
+  })
+
+  it('keeps a list of its last `max` pushes, oldest first', async () => {
+    const store = await make()
+    expect(await store.list!('recent:{t}')).toEqual([])
+    for (const value of ['a', 'b', 'c', 'd']) await store.push!('recent:{t}', value, 3, 60_000)
+    expect(await store.list!('recent:{t}')).toEqual(['b', 'c', 'd'])
+    await Promise.all(Array.from({ length: 20 }, (_, n) => store.push!('racing:{t}', String(n), 50, 60_000)))
+    expect((await store.list!('racing:{t}')).sort()).toEqual(Array.from({ length: 20 }, (_, n) => String(n)).sort())
+  })
+
+  it('publishes to every subscriber of a channel, until each stops', async () => {
+    const store = await make()
+    const heard: string[][] = [[], []]
+    const stops = await Promise.all(heard.map((into) => store.subscribe('jobs:{t}', { message: (message) => into.push(message) })))
+    await store.publish('jobs:{t}', 'one')
+    await store.publish('elsewhere:{t}', 'not for us')
+    await vi.waitFor(() => expect(heard).toEqual([['one'], ['one']]))
+    await stops[0]!()
+    await store.publish('jobs:{t}', 'two')
+    await vi.waitFor(() => expect(heard[1]).toEqual(['one', 'two']))
+    expect(heard[0]).toEqual(['one'])
+    await stops[1]!()
+  })
+}
+
+function describeBatch({ make }: StoreContract) {
+  it('answers each operation as its method would, in order, skipping what its condition rules out', async () => {
+    const store = await make()
+    await store.set('written:{t}', 'paths', 60_000)
+    const operations = [
+      { op: 'get', key: 'written:{t}' },
+      { op: 'get', key: 'missing:{t}' },
+      { op: 'claim', key: 'reading:{t}', ttlMs: 60_000 },
+      { op: 'claim', key: 'reading:{t}', ttlMs: 60_000 },
+      { op: 'increment', key: 'calls:{t}', delta: 1, ttlMs: 60_000, if: 2 },
+      { op: 'increment', key: 'calls:{t}', delta: 1, ttlMs: 60_000, if: 3 },
+      { op: 'set', key: 'status:{t}', value: 'done', ttlMs: 60_000, unless: 1 },
+      { op: 'set', key: 'skipped:{t}', value: 'never', ttlMs: 60_000, unless: 0 },
+      { op: 'hold', key: 'owner:{t}', value: 'alice', ttlMs: 60_000 },
+      { op: 'hold', key: 'owner:{t}', value: 'bob', ttlMs: 60_000 },
+      { op: 'lease', key: 'lease:{t}', owner: 'a', ttlMs: 60_000 },
+      { op: 'lease', key: 'lease:{t}', owner: 'b', ttlMs: 60_000 },
+      { op: 'release', key: 'reading:{t}' },
+      { op: 'publish', channel: 'jobs:{t}', message: 'hello' },
+      { op: 'push', key: 'recent:{t}', value: 'x', max: 2, ttlMs: 60_000 },
+      { op: 'push', key: 'recent:{t}', value: 'y', max: 2, ttlMs: 60_000 },
+      { op: 'push', key: 'recent:{t}', value: 'z', max: 2, ttlMs: 60_000 },
+      { op: 'list', key: 'recent:{t}' },
+      { op: 'list', key: 'none:{t}' },
+    ] as const satisfies readonly StoreOperation[]
+    const answers = await together(store, operations)
+    expect(answers).toEqual([
+      ...['paths', undefined, true, false, 1, undefined, undefined, undefined, 'alice', 'alice', true, false, undefined, undefined],
+      ...[undefined, undefined, undefined, ['y', 'z'], []],
+    ])
+    expect(await store.get('status:{t}')).toBe('done')
+    expect(await store.get('skipped:{t}')).toBeUndefined()
+    expect(await store.claim('reading:{t}', 60_000)).toBe(true)
+    expect(await store.increment('calls:{t}', 0, 60_000)).toBe(1)
+  })
+
+  it('is one atomic step: concurrent batches never interleave', async () => {
+    const store = await make()
+    // Each batch claims the key and, only if it did, counts: exactly one of them counts.
+    const batches = Array.from({ length: 20 }, () =>
+      together(store, [
+        { op: 'claim', key: 'once:{t}', ttlMs: 60_000 },
+        { op: 'increment', key: 'winners:{t}', delta: 1, ttlMs: 60_000, if: 0 },
+      ]),
+    )
+    const answers = await Promise.all(batches)
+    expect(answers.filter(([claimed]) => claimed)).toHaveLength(1)
+    expect(await store.increment('winners:{t}', 0, 60_000)).toBe(1)
+  })
+
+  it('publishes within a batch to every subscriber', async () => {
+    const store = await make()
+    const heard: string[] = []
+    const stop = await store.subscribe('jobs:{t}', { message: (message) => heard.push(message) })
+    await together(store, [{ op: 'publish', channel: 'jobs:{t}', message: 'news' }])
+    await together(store, [
+      { op: 'set', key: 'status:{t}', value: 'x', ttlMs: 60_000 },
+      { op: 'publish', channel: 'jobs:{t}', message: 'with a write' },
+    ])
+    await vi.waitFor(() => expect(heard).toEqual(['news', 'with a write']))
+    await stop()
+  })
+}
+
+function describeFailure(failed: () => Promise<ProxyStore>) {
+  it('fails as StoreUnavailable through guardStore, and the proxy answers 503 store_unavailable, never a crash', async () => {
+    const store = await failed()
+    const guarded = guardStore(store, 1000)
+    await expect(guarded.get('status:{t}')).rejects.toBeInstanceOf(StoreUnavailable)
+    await expect(guarded.batch!([{ op: 'get', key: 'a:{t}' }, { op: 'claim', key: 'b:{t}', ttlMs: 1000 }])).rejects.toBeInstanceOf(StoreUnavailable)
+    const proxy = testProxy(service, { store })
+    const call = await proxy.handle(new Request(`${SITE}/api/tools/valuation/rent`, { method: 'POST', body: '{}', headers: { 'x-user': 'alice', 'content-type': 'application/json' } }))
+    expect(call.status).toBe(503)
+    expect(((await call.json()) as { error: { code: string } }).error.code).toBe('store_unavailable')
+  }, 20_000)
+}
+
+const WEBHOOK_SECRET = 'whsec_C2FVsBQIhrscChlQIMV+b5sSYspob7oD'
+
+/** The stand-in service: rent at once, report jobs (a job's status and file as `statusOf` says), every request counted. */
+let received: Request[] = []
+let statusOf: (jobId: string) => string = () => 'processing'
+/** The service's ids of the jobs it created, oldest first. */
+let created: string[] = []
+const service: typeof fetch = async (input, init) => {
+  const request = new Request(input, init)
+  received.push(request)
+  const url = new URL(request.url)
+  if (url.pathname.endsWith('/valuation/rent')) return Response.json({ value: 1234, requestId: 'req_1' })
+  if (request.method === 'POST') {
+    const jobId = `job_${crypto.randomUUID()}`
+    created.push(jobId)
+    return Response.json({ jobId, status: 'pending', requestId: 'req_1' }, { status: 202 })
+  }
+  const jobId = decodeURIComponent(url.pathname.split('/').pop()!)
+  const status = statusOf(jobId)
+  // Every job's end names the same file: only its first reader may have it.
+  return Response.json({ jobId, status, ...(status === 'completed' ? { report: `${SERVICE}/artifacts/shared.pdf` } : {}) })
+}
+const reads = () => received.filter((request) => request.method === 'GET').length
+
+/** An instance of the proxy on `store`: calls, report jobs, reads, streams and webhooks, as `user`. */
+function instanceOn(store: ProxyStore, options: Partial<ToolsProxyOptions> = {}) {
+  const proxy = testProxy(service, { store, ...options })
+  const send = (user: string, path: string, init: RequestInit & { headers?: Record<string, string> } = {}) =>
+    proxy.handle(new Request(`${SITE}/api/tools${path}`, { ...init, headers: { 'x-user': user, ...init.headers } }))
+  const json = { 'content-type': 'application/json' }
+  return {
+    call: (user: string) => send(user, '/valuation/rent', { method: 'POST', body: JSON.stringify({ propertyCategory: 'flat', totalArea: 50, city: 'Berlin' }), headers: json }),
+    async start(user: string) {
+      const response = await send(user, '/valuation/report', { method: 'POST', body: JSON.stringify({ objectId: 'obj_1' }), headers: json })
+      expect(response.status).toBe(202)
+      return ((await response.json()) as { jobId: string }).jobId
+    },
+    read: async (user: string, handle: string) => (await send(user, `/valuation/report/jobs/${encodeURIComponent(handle)}`)).json() as Promise<{ status: string; jobId: string; report?: string | null }>,
+    listen: (user: string, handle: string, signal: AbortSignal) => send(user, `/events?job=${encodeURIComponent(`valuation/report:${handle}`)}`, { signal }),
+    async hook(payload: unknown, id = crypto.randomUUID()) {
+      const body = JSON.stringify(payload)
+      const timestamp = Math.floor(Date.now() / 1000)
+      const signature = await webhookSignature(await webhookKey(WEBHOOK_SECRET), id, timestamp, body)
+      const headers = { 'content-type': 'application/json', 'webhook-id': id, 'webhook-timestamp': String(timestamp), 'webhook-signature': signature }
+      return proxy.handle(new Request(`${SITE}/api/tools/webhooks`, { method: 'POST', body, headers }))
+    },
+  }
+}
+
+function describeInstances({ twoInstances }: StoreContract) {
+  const streams: AbortController[] = []
+  afterEach(() => {
+    for (const stream of streams.splice(0)) stream.abort()
+    received = []
+    created = []
+    statusOf = () => 'processing'
+  })
+  const pair = async (options: Partial<ToolsProxyOptions> = {}) => (await twoInstances()).map((store) => instanceOn(store, options)) as [ReturnType<typeof instanceOn>, ReturnType<typeof instanceOn>]
+
+  it('keep one spend cap per person: calls on either instance count against it once', async () => {
+    const [a, b] = await pair({ limits: { calls: 3, windowMs: LONG_WINDOW } })
+    const answers = await Promise.all(Array.from({ length: 8 }, (_, n) => (n % 2 ? a : b).call('alice')))
+    expect(answers.filter((answer) => answer.status === 200)).toHaveLength(3)
+    expect(answers.filter((answer) => answer.status === 402)).toHaveLength(5)
+    expect(received).toHaveLength(3)
+    expect((await a.call('bob')).status).toBe(200)
+  })
+
+  it('read a job from the service once for readers on both instances', async () => {
+    const [a, b] = await pair()
+    const handle = await a.start('alice')
+    received = []
+    const answers = await Promise.all(Array.from({ length: 10 }, (_, n) => (n % 2 ? a : b).read('alice', handle)))
+    expect(answers.every((answer) => answer.status === 'processing')).toBe(true)
+    expect(reads()).toBe(1)
+  })
+
+  it('give a file to its first owner only, whichever instance the next reader is on', async () => {
+    const [a, b] = await pair()
+    statusOf = () => 'completed'
+    const [alices, bobs] = [await a.start('alice'), await b.start('bob')]
+    expect((await a.read('alice', alices)).report).toMatch(/^\/api\/tools\/artifacts\//)
+    expect((await b.read('bob', bobs)).report).toBeNull()
+  })
+
+  it('take a webhook once, and tell a stream held by the other instance', async () => {
+    const [a, b] = await pair({ webhooks: { secret: WEBHOOK_SECRET } })
+    const handle = await a.start('alice')
+    const controller = new AbortController()
+    streams.push(controller)
+    const stream = reader(await b.listen('alice', handle, controller.signal))
+    await stream.created()
+    const id = crypto.randomUUID()
+    const serviceJobId = created[0]!
+    expect((await a.hook({ data: { jobId: serviceJobId, status: 'processing', progress: 50 } }, id)).status).toBe(204)
+    expect(await stream.next()).toMatchObject({ jobId: handle, body: { status: 'processing' } })
+    // The same id again, on the other instance (a sender's retry), changes nothing.
+    expect((await b.hook({ data: { jobId: serviceJobId, status: 'failed' } }, id)).status).toBe(204)
+    expect((await a.hook({ data: { jobId: serviceJobId, status: 'completed' } })).status).toBe(204)
+    expect(await stream.next()).toMatchObject({ jobId: handle, body: { status: 'completed' } })
+    expect(reads()).toBe(0)
+  })
+}
