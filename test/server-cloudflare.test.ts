@@ -8,6 +8,7 @@ import { exampleInput, MOCK_KEYS } from '../src/mock/index.js'
 import type { StoreOperation } from '../src/server/stores/store.js'
 import { PROXY_ERROR_CODES } from '../src/tools/index.js'
 import { listenMockService } from './support/http.js'
+import { describeStoreContract } from './support/storeContract.js'
 import { storeOverProbe } from './support/storeProbe.js'
 import { buildProxyWorker, startWorkers } from './support/workerd.js'
 
@@ -215,4 +216,18 @@ describe('two Workers sharing one Durable Object namespace', () => {
     expect(perServiceRead).toBeGreaterThan(0)
     expect(perStream).toBeLessThanOrEqual(5)
   })
+})
+
+// The store contract every store is held to (test/support/storeContract.ts), on durableObjectStore
+// as it runs in workerd: each store here is a Worker's, reached over HTTP (storeProbe.ts), so the
+// store's client side (stubs, WebSockets) runs in the runtime it is for while the suite, written
+// once for every store, runs in Node. Two instances are two Workers, two isolates.
+let run = 0
+describeStoreContract('durableObjectStore in workerd', {
+  make: async () => storeOverProbe(url.one, `contract-${++run}:`),
+  twoInstances: async () => {
+    const prefix = `contract-${++run}:`
+    return [storeOverProbe(url.one, prefix), storeOverProbe(url.two, prefix)]
+  },
+  failed: async () => storeOverProbe(url.broken, 'contract-gone:'),
 })

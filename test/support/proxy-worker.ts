@@ -78,7 +78,8 @@ export default {
       const object = env.TOOLS_STATE.get(env.TOOLS_STATE.idFromName(`tools-proxy:${searchParams.get('tag')}`))
       return object.fetch(`https://tools-state/${pathname.slice('/object/'.length)}?${searchParams}`) as Promise<Response>
     }
-    const probed = env.TOOLS_STATE && (await serveStoreProbe(store, request))
+    const namespace = env.TOOLS_STATE && counted(env.TOOLS_STATE)
+    const probed = namespace && (await serveStoreProbe((prefix) => (prefix === null ? store! : durableObjectStore(namespace, { prefix, onError: () => {} })), request))
     if (probed) return probed
     proxy ??= createToolsProxy({
       baseUrl: env.TOOLS_BASE_URL,

@@ -11,10 +11,11 @@ const fromJson = (text: string): unknown => {
   return value !== null && typeof value === 'object' && 'none' in value ? undefined : value
 }
 
-/** In the Worker: answers a probe request with `store`, or undefined when `request` is not one. */
-export async function serveStoreProbe(store: ProxyStore, request: Request): Promise<Response | undefined> {
+/** In the Worker: answers a probe request with the store of its `prefix`, or undefined when `request` is not one. */
+export async function serveStoreProbe(storeOf: (prefix: string | null) => ProxyStore, request: Request): Promise<Response | undefined> {
   const { pathname, searchParams } = new URL(request.url)
   if (!pathname.startsWith('/store/')) return undefined
+  const store = storeOf(searchParams.get('prefix'))
   const method = pathname.slice('/store/'.length)
   if (method === 'subscribe') return subscription(store, searchParams.get('channel')!)
   const args = (await request.json()) as unknown[]
@@ -43,12 +44,13 @@ function subscription(store: ProxyStore, channel: string): Response {
   return new Response(body, { headers: { 'content-type': 'text/plain' } })
 }
 
-/** In Node: the Worker's store at `url` (its origin), as a ProxyStore. */
-export function storeOverProbe(url: string): ProxyStore {
+/** In Node: the store of the Worker at `url` (its origin), its keys under `prefix` (default: the proxy's own store), as a ProxyStore. */
+export function storeOverProbe(url: string, prefix?: string): ProxyStore {
+  const query = prefix === undefined ? '' : `prefix=${encodeURIComponent(prefix)}&`
   const call =
     (method: string) =>
     async (...args: unknown[]): Promise<never> => {
-      const response = await fetch(`${url}/store/${method}`, { method: 'POST', body: JSON.stringify(args) })
+      const response = await fetch(`${url}/store/${method}?${query}`, { method: 'POST', body: JSON.stringify(args) })
       const text = await response.text()
       if (response.status !== 200) throw new Error(text)
       return fromJson(text) as never
@@ -68,7 +70,7 @@ export function storeOverProbe(url: string): ProxyStore {
     batch: async (operations: readonly StoreOperation[]) => ((await call('batch')(operations)) as unknown[]).map((answer) => (answer === null ? undefined : answer)),
     async subscribe(channel, listener) {
       const abort = new AbortController()
-      const response = await fetch(`${url}/store/subscribe?channel=${encodeURIComponent(channel)}`, { signal: abort.signal })
+      const response = await fetch(`${url}/store/subscribe?${query}channel=${encodeURIComponent(channel)}`, { signal: abort.signal })
       if (response.status !== 200) throw new Error(await response.text())
       const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader()
       let buffered = ''
