@@ -1,5 +1,5 @@
 // Builds the published package (scripts/build.mjs runs it twice; declarations come from tsc):
-//   default mode: the JavaScript of the four entries;
+//   default mode: the JavaScript of the entries;
 //   --mode styles: the default theme, src/components/styles/index.css, as dist/styles.css.
 import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
@@ -53,6 +53,7 @@ function checkOutput(): Plugin {
       }
       if (reachesReact('entries/client.js')) this.error('@cabinet/tools-react/client imports React')
       if (reachesReact('entries/server.js')) this.error('@cabinet/tools-react/server imports React')
+      if (reachesReact('entries/server/cloudflare.js')) this.error('@cabinet/tools-react/server/cloudflare imports React')
     },
   }
 }
@@ -82,6 +83,7 @@ const scripts: UserConfig = {
         'entries/client': `${src}/entries/client.ts`,
         'entries/mock': `${src}/entries/mock.ts`,
         'entries/server': `${src}/entries/server.ts`,
+        'entries/server/cloudflare': `${src}/entries/server/cloudflare.ts`,
         'entries/locales/ru': `${src}/entries/locales/ru.ts`,
       },
       formats: ['es'],

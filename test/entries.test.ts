@@ -39,6 +39,10 @@ describe('entry points', () => {
     expect([...packagesReachedFrom('src/entries/server.ts')].sort()).toEqual(['eventsource-parser', 'zod/mini'])
   })
 
+  it('./server/cloudflare reaches no package: no React, no cloudflare: module (it imports in Node too)', () => {
+    expect([...packagesReachedFrom('src/entries/server/cloudflare.ts')]).toEqual([])
+  })
+
   it('every entry imports in Node with no DOM', async () => {
     expect(typeof (globalThis as { window?: unknown }).window).toBe('undefined')
     const entries = await Promise.all([
@@ -47,6 +51,7 @@ describe('entry points', () => {
       import('../src/entries/mock.js'),
       import('../src/entries/server.js'),
       import('../src/entries/locales/ru.js'),
+      import('../src/entries/server/cloudflare.js'),
     ])
     expect(entries.map((entry) => typeof Object.values(entry)[0])).not.toContain('undefined')
     // A forwardRef component (so it takes a ref on React 18.3 too): an object with its render function.
@@ -55,6 +60,8 @@ describe('entry points', () => {
     expect(typeof entries[2].createMockService).toBe('function')
     expect(typeof entries[3].createToolsProxy).toBe('function')
     expect(entries[4].ru.runner.submit).toBeTruthy()
+    expect(typeof entries[5].durableObjectStore).toBe('function')
+    expect(typeof entries[5].ToolsProxyState).toBe('function')
   })
 
   it('the main entry carries no locale but English: each other locale is an entry of its own', async () => {

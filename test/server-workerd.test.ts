@@ -2,13 +2,12 @@
 // The proxy on Cloudflare's runtime: workerd itself, through Miniflare, behind real HTTP, in front
 // of the simulated service on its own port. What workerd does differently (no 'error' redirect
 // mode, a refused upload's unread body, a body that ends short) is met here, not assumed.
-import { fileURLToPath } from 'node:url'
 import { Miniflare } from 'miniflare'
-import { build } from 'vite'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { exampleInput, MOCK_KEYS } from '../src/mock/index.js'
 import { createToolsClient, PROXY_ERROR_CODES } from '../src/tools/index.js'
 import { listen, listenMockService } from './support/http.js'
+import { buildProxyWorker, COMPATIBILITY_DATE } from './support/workerd.js'
 
 const MAX_UPLOAD = 1024 * 1024
 const SECRET = 'a-test-secret-of-at-least-thirty-two-characters'
@@ -22,7 +21,7 @@ async function startWorker(service: string) {
   const mf = new Miniflare({
     modules: true,
     scriptPath: script,
-    compatibilityDate: '2026-04-01',
+    compatibilityDate: COMPATIBILITY_DATE,
     bindings: { TOOLS_BASE_URL: service, TOOLS_API_KEY: MOCK_KEYS.demo, TOOLS_PROXY_SECRET: SECRET, MAX_UPLOAD_BYTES: String(MAX_UPLOAD) },
     host: '127.0.0.1',
     port: 0,
@@ -32,19 +31,7 @@ async function startWorker(service: string) {
 }
 
 beforeAll(async () => {
-  const outDir = fileURLToPath(new URL('../node_modules/.cache/tools-proxy-worker', import.meta.url))
-  await build({
-    configFile: false,
-    logLevel: 'silent',
-    ssr: { noExternal: true, target: 'webworker' },
-    build: {
-      ssr: fileURLToPath(new URL('./support/proxy-worker.ts', import.meta.url)),
-      outDir,
-      emptyOutDir: true,
-      rolldownOptions: { output: { entryFileNames: 'proxy-worker.mjs', codeSplitting: false } },
-    },
-  })
-  script = `${outDir}/proxy-worker.mjs`
+  script = await buildProxyWorker('tools-proxy-worker')
   mock = await listenMockService()
   site = await startWorker(mock.baseUrl)
 }, 120_000)

@@ -10,6 +10,7 @@ export const ENTRIES = {
   '@cabinet/tools-react/client': 'src/entries/client.ts',
   '@cabinet/tools-react/mock': 'src/entries/mock.ts',
   '@cabinet/tools-react/server': 'src/entries/server.ts',
+  '@cabinet/tools-react/server/cloudflare': 'src/entries/server/cloudflare.ts',
   '@cabinet/tools-react/locales/ru': 'src/entries/locales/ru.ts',
 }
 
