@@ -114,10 +114,8 @@ export function createJobStatus(store: ProxyStore, readService: (key: JobKey) =>
       try {
         const snapshot = await readService(key)
         if (!ok(snapshot)) return { snapshot } // only a job's own answer is shared; a refusal or a failure is read again next time
-        const added = withWrite?.(snapshot) ?? []
-        released = true // with the write, in one trip
-        // The new files' holds go beside the write, each on its file's tag (keys.ts), in the same round trip.
-        const holding = togetherByTag(store, added)
+        released = true // with the write, in one trip; the new files' holds beside it, each on its file's tag (keys.ts)
+        const added = withWrite?.(snapshot) ?? [], holding = togetherByTag(store, added)
         const writing = put(key, snapshot, previous, [{ op: 'release', key: claim }])
         // A running job's answer over a snapshot kept, with nothing to hold, needs nothing the write
         // answers: it goes a round trip sooner. An end waits (the first end written wins), as do new
@@ -185,10 +183,8 @@ export function createJobStatus(store: ProxyStore, readService: (key: JobKey) =>
      * any) until the returned function is called; while anyone here listens, the job is watched.
      */
     async watch(key: JobKey, listener: (snapshot: JobSnapshot) => void): Promise<() => void> {
-      const release = await channel.hold(key)
-      const listening = channel.listen(key, listener)
-      const { first } = listening
-      const stop = () => (listening.stop(), release())
+      const [release, listening] = [await channel.hold(key), channel.listen(key, listener)]
+      const [first, stop] = [listening.first, () => (listening.stop(), release())]
       const snapshot = parsed(await keptTogether(statusKey(key)).catch((error: unknown) => {
         stop()
         throw error

@@ -148,7 +148,8 @@ export async function startRedisCluster({ masters = 3 } = {}) {
         if (keys.length === 0) break
         await cliOn(from, 'migrate', '127.0.0.1', String(to), '', '0', '5000', 'keys', ...keys)
       }
-      for (const { port } of nodes) await cliOn(port, 'cluster', 'setslot', slot, 'node', toId)
+      // As redis-cli's resharding tells them: the new owner, the old, then the rest.
+      for (const port of [to, from, ...nodes.map((node) => node.port).filter((port) => port !== to && port !== from)]) await cliOn(port, 'cluster', 'setslot', slot, 'node', toId)
       await until('the slot moved on every node', healthy)
       return { from, to }
     },

@@ -84,14 +84,16 @@ export function classicChannels(
 }
 
 /**
- * A Redis Cluster: node-redis's cluster client subscribes each channel on its slot's master (and
- * follows a slot that moves); a node that comes back (its connections ready again after a loss)
- * may have missed messages.
+ * A Redis Cluster: node-redis's cluster client subscribes each channel on its slot's master and
+ * follows a slot that moves; where it could not (the cluster's view was changing), the channel is
+ * subscribed again here. A node that comes back (its connections ready again after a loss), or a
+ * channel subscribed again, may have missed messages.
  */
 export function shardedChannels(cluster: {
   sSubscribe(channel: string, listener: (message: string) => void): Promise<unknown>
   sUnsubscribe(channel: string): Promise<unknown>
   on?(event: 'node-ready' | 'node-reconnecting' | 'node-disconnect', listener: (node: ClusterNode) => void): unknown
+  on?(event: 'sharded-channel-moved-error', listener: (error: unknown, channel: string) => void): unknown
 }): OpenChannels {
   return async (missed) => {
     const lost = new Set<string>()
@@ -99,6 +101,19 @@ export function shardedChannels(cluster: {
     cluster.on?.('node-reconnecting', (node) => lost.add(address(node)))
     cluster.on?.('node-disconnect', (node) => lost.add(address(node)))
     cluster.on?.('node-ready', (node) => lost.delete(address(node)) && missed())
-    return { subscribe: (channel, listener) => cluster.sSubscribe(channel, listener), unsubscribe: (channel) => cluster.sUnsubscribe(channel) }
+    const listening = new Map<string, (message: string) => void>()
+    const again = (channel: string, waitMs: number) => {
+      const timer = setTimeout(() => {
+        const listener = listening.get(channel)
+        if (listener) cluster.sSubscribe(channel, listener).then(missed, () => again(channel, Math.min(2 * waitMs, 2000)))
+      }, waitMs)
+      // A retry never keeps the process alive.
+      ;(timer as { unref?: () => void }).unref?.()
+    }
+    cluster.on?.('sharded-channel-moved-error', (_error, channel) => again(channel, 100))
+    return {
+      subscribe: (channel, listener) => (listening.set(channel, listener), cluster.sSubscribe(channel, listener)),
+      unsubscribe: (channel) => (listening.delete(channel), cluster.sUnsubscribe(channel)),
+    }
   }
 }

@@ -36,6 +36,8 @@ export interface RedisClusterClient {
   /** node-redis's cluster events: errors (with no listener, Node ends the process), and its nodes' connections lost and ready again. */
   on?(event: 'error' | 'node-error', listener: (error: unknown) => void): unknown
   on?(event: 'node-ready' | 'node-reconnecting' | 'node-disconnect', listener: (node: ClusterNode) => void): unknown
+  /** A channel whose slot moved and which node-redis could not subscribe again: redisStore does. */
+  on?(event: 'sharded-channel-moved-error', listener: (error: unknown, channel: string) => void): unknown
 }
 
 /** The connection `redisStore` subscribes on: `client.duplicate()`. */
