@@ -121,6 +121,18 @@ describe('two Workers sharing one Durable Object namespace', () => {
     expect(mock.service.log.filter((entry) => entry.kind === 'poll').length).toBe(polls)
   }, 30_000)
 
+  it('tell a page’s stream of its job after another stream of the job on the same Worker, which opened the subscription, has closed', async () => {
+    const job = await startJob(url.one, 'ivan')
+    const first = await openStream(url.two, 'ivan', job.handle)
+    await first.until((text) => text.includes('"status":"pending"'))
+    const second = await openStream(url.two, 'ivan', job.handle)
+    await second.until((text) => text.includes('"status":"pending"'))
+    await first.close()
+    await job.send(url.one)
+    expect(await second.until((text) => text.includes('"status":"completed"'))).toContain('"status":"completed"')
+    await second.close()
+  }, 30_000)
+
   it('open a subscription again when its object drops it, and say messages may have been missed meanwhile', async () => {
     const heard: string[] = []
     let missed = 0
