@@ -190,3 +190,30 @@ export const HeadingAtThePagesLevel: Story = {
     await expect(canvas.getByRole('heading', { level: 3, name: m.tools['valuation/express'].title })).toBeVisible()
   },
 }
+
+/**
+ * A rate limit longer than the client waits on its own (90 s): the notice counts down with "Try
+ * again" disabled; at the end (the page's clock moved on, not waited for) it says so, "Try
+ * again" is enabled, and it runs.
+ */
+export const RateLimitCountdownEnds: Story = {
+  beforeEach: [
+    (context) => {
+      storyTools(context).service.inject({ match: { tool: 'valuation/rent' }, fault: 'rate-limit', retryAfter: 90, times: 1 })
+    },
+    withPageClock,
+  ],
+  render: () => <ToolRunner tool="valuation/rent" input={exampleInput('valuation/rent')} />,
+  play: async (context) => {
+    const { canvas, userEvent } = context
+    const m = storyMessages(context)
+    await userEvent.click(canvas.getByRole('button', { name: m.runner.submit }))
+    const notice = within(await canvas.findByRole('alert', {}, { timeout: RUN_TIMEOUT }))
+    await expect(notice.getByRole('button', { name: m.errors.retry })).toBeDisabled()
+    clock!.advance(90_000)
+    await expect(await notice.findByText(m.errors['rate-limit'].ready, {}, { timeout: 3000 })).toBeVisible()
+    await userEvent.click(notice.getByRole('button', { name: m.errors.retry }))
+    await expect(await canvas.findByRole('button', { name: m.runner.runAgain }, { timeout: RUN_TIMEOUT })).toBeVisible()
+    await expect(canvas.queryByRole('alert')).toBeNull()
+  },
+}
