@@ -6,7 +6,7 @@ import { exampleInput } from '../src/mock/index.js'
 import { pageClock } from './support/clock.js'
 import { RUN_TIMEOUT } from './support/environment.js'
 import { chooseFile, runToCompletion } from './support/play.js'
-import { behindProxy, deploymentOf, proxyDeployment, ProxyProvider } from './support/proxy.js'
+import { behindProxy, deploymentOf, proxyDeployment, ProxyProvider, proxyPage } from './support/proxy.js'
 import { storyMessages, storyTools } from './support/tools.js'
 
 /**
@@ -42,7 +42,7 @@ export const RunsAgainWhenTheCapResets: Story = {
   ...behindProxy(() => proxyDeployment({ proxy: { limits: { calls: 1, windowMs: HOUR } } })),
   beforeEach: [(context) => deploymentOf(context).register(), withPageClock],
   render: (_args, context) => (
-    <ProxyProvider context={context}>
+    <ProxyProvider {...proxyPage(context)}>
       <UsageMeter />
       <ToolRunner tool="valuation/rent" input={exampleInput('valuation/rent')} />
     </ProxyProvider>
