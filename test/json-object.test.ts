@@ -2,11 +2,14 @@
 // Where a JSON field's text stops parsing, as the person is told it: found from the text itself,
 // so every browser says the same line and column.
 import { describe, expect, it } from 'vitest'
-import { readJsonObject, syntaxErrorOffset } from '../src/components/jsonObject.js'
+import { readJsonObject } from '../src/components/jsonObject.js'
+import { syntaxErrorAt, syntaxErrorOffset } from '../src/components/jsonSyntax.js'
 
-const at = (text: string) => {
+const where = (text: string) => {
   const reading = readJsonObject(text)
-  return reading.kind === 'syntax' ? `${reading.at.line}:${reading.at.column}` : reading.kind
+  if (reading.kind !== 'syntax') return reading.kind
+  const at = syntaxErrorAt(text)
+  return `${at.line}:${at.column}`
 }
 
 describe('readJsonObject', () => {
@@ -19,7 +22,7 @@ describe('readJsonObject', () => {
   })
 
   it('JSON of another shape is not an object', () => {
-    for (const text of ['[1]', '"text"', '12', 'null', 'true']) expect(at(text)).toBe('not-an-object')
+    for (const text of ['[1]', '"text"', '12', 'null', 'true']) expect(where(text)).toBe('not-an-object')
   })
 
   it.each([
@@ -35,7 +38,7 @@ describe('readJsonObject', () => {
     ['{"a": 1} {}', '1:10'], // text after the object
     ['{"a": 1.}', '1:8'], // a number cut short: the dot
   ])('%j does not parse at %s', (text, position) => {
-    expect(at(text)).toBe(position)
+    expect(where(text)).toBe(position)
   })
 
   it('agrees with JSON.parse on where valid JSON ends', () => {

@@ -128,7 +128,8 @@ export const ToolRunner = withRef(function ToolRunner<T extends ToolId>(
   const action = submitAction(phase, error, client.interpret, waitOver)
   const formInput = readForm(fields, values)
   // The options field's problem: not JSON (and where), or JSON but not an object.
-  const optionsIssues = (shown: Values) => [jsonFieldIssue(messages, OPTIONS, shown[OPTIONS] ?? '')].filter((issue) => issue !== undefined)
+  const optionsIssues = async (shown: Values) =>
+    [await jsonFieldIssue(messages, OPTIONS, shown[OPTIONS] ?? '')].filter((issue) => issue !== undefined)
 
   // Inline validation: the client's own check, shown for the fields a person has left. Only the
   // latest check is shown: an earlier one may answer after it.
@@ -136,7 +137,7 @@ export const ToolRunner = withRef(function ToolRunner<T extends ToolId>(
   const check = async (visited: ReadonlySet<string>, shown: Values) => {
     const id = ++checks.current
     const input = readForm(fields, shown)
-    const issues = input ? await client.validate(tool, input as ToolInput<T>) : optionsIssues(shown)
+    const issues = input ? await client.validate(tool, input as ToolInput<T>) : await optionsIssues(shown)
     if (id === checks.current) setLocalIssues(issues.filter((issue) => visited.has(issue.field)))
   }
   // A field left by a press on the form's button is checked when the press ends, after its click:
@@ -190,10 +191,12 @@ export const ToolRunner = withRef(function ToolRunner<T extends ToolId>(
     // Enter in a lone field submits even with the button gone: the notice's "Try again" is the way on.
     if (busy || !action) return
     setTouched(new Set([...fields.map((field) => field.name), OPTIONS]))
-    checks.current++
+    const id = ++checks.current
     deferred.current = null
-    setLocalIssues(formInput ? [] : optionsIssues(values))
-    if (formInput) hook.run(formInput as ToolInput<T>)
+    if (formInput) {
+      setLocalIssues([])
+      hook.run(formInput as ToolInput<T>)
+    } else void optionsIssues(values).then((issues) => id === checks.current && setLocalIssues(issues))
   }
 
   const fieldControls = (

@@ -23,12 +23,15 @@ export interface JsonFieldIssue extends ValidationIssue {
   syntaxAt?: TextPosition
 }
 
-/** The problem of the JSON field `field` holding `text`, or none when it holds an object (or nothing). */
-export function jsonFieldIssue(messages: Messages, field: string, text: string): JsonFieldIssue | undefined {
+/**
+ * The problem of the JSON field `field` holding `text`, or none when it holds an object (or
+ * nothing). Where text that does not parse stops is found by a module loaded only then.
+ */
+export async function jsonFieldIssue(messages: Messages, field: string, text: string): Promise<JsonFieldIssue | undefined> {
   const reading = readJsonObject(text)
   if (reading.kind === 'object') return undefined
   const issue: JsonFieldIssue = { field, code: 'not-an-object', message: messages.validation['not-an-object'] }
-  if (reading.kind === 'syntax') issue.syntaxAt = reading.at
+  if (reading.kind === 'syntax') issue.syntaxAt = (await import('./jsonSyntax.js')).syntaxErrorAt(text)
   return issue
 }
 
