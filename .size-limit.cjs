@@ -6,8 +6,9 @@
 // What a page loads first: the event stream's code (src/client/events.ts with eventsource-parser)
 // is a chunk a bundler splits off, loaded only when a proxy first names a stream, and so are
 // durable runs in the client (src/client/runs/durable.ts), loaded only when a client is given a
-// `journal`; the first four checks leave them out and the last ones weigh them alone.
-const lazyChunks = ['./events.js', './runs/durable.js']
+// `journal`; the first four checks leave them out and the last ones weigh them alone. Where a JSON
+// field's text stops parsing (src/components/jsonSyntax.ts) is loaded only when it does not parse.
+const lazyChunks = ['./events.js', './runs/durable.js', './jsonSyntax.js']
 const firstLoad = (config) => ({ ...config, external: [...(config.external ?? []), ...lazyChunks] })
 
 // The first four limits grew by 0.4-1.6 kB when durable runs moved from the hooks into the client

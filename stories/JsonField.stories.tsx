@@ -58,3 +58,20 @@ export const FixedThenRun: Story = {
     await expect(await canvas.findByRole('heading', { name: m.runner.result }, { timeout: RUN_TIMEOUT })).toBeVisible()
   },
 }
+
+/**
+ * Text that does not parse is told so, and where: the line and column of the first thing JSON
+ * does not allow there (here a bare word on the second line), read with the field.
+ */
+export const SaysWhereItDoesNotParse: Story = {
+  play: async ({ canvas, userEvent, globals }) => {
+    const m = storyMessages({ globals })
+    const field = canvas.getByRole('textbox')
+    await userEvent.type(field, '{{"prompt": "two rooms",{enter}  "tone": warm}')
+    await userEvent.tab()
+    const problem = m.validation.notJson('2', '11')
+    await expect(await canvas.findByText(problem)).toBeVisible()
+    await expect(field).toHaveAccessibleDescription(expect.stringContaining(problem))
+    await expect(field).toHaveAttribute('aria-invalid', 'true')
+  },
+}

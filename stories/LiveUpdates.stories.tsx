@@ -3,7 +3,7 @@ import { expect, within } from 'storybook/test'
 import { ToolRunner } from '../src/components/index.js'
 import { exampleInput } from '../src/mock/index.js'
 import { JOB_DURATION, RUN_TIMEOUT } from './support/environment.js'
-import { behindProxy, deploymentOf, proxyDeployment, ProxyProvider, type ProxyDeployment } from './support/proxy.js'
+import { behindProxy, deploymentOf, proxyDeployment, ProxyProvider, proxyPage, type ProxyDeployment } from './support/proxy.js'
 import { storyMessages } from './support/tools.js'
 
 /** The signing secret the simulated service and the proxy share. */
@@ -39,7 +39,7 @@ const meta = {
   argTypes: { tool: { control: false } },
   ...behindProxy(liveDeployment),
   render: (args, context) => (
-    <ProxyProvider context={context}>
+    <ProxyProvider {...proxyPage(context)}>
       <ToolRunner {...args} />
     </ProxyProvider>
   ),

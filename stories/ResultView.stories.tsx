@@ -45,6 +45,18 @@ async function readsWell(canvasElement: HTMLElement) {
     await expect(value.getBoundingClientRect().height, `"${text}" on one line`).toBeLessThan(lineHeight * 1.5)
   }
   await expect(card.scrollWidth).toBeLessThanOrEqual(card.clientWidth)
+  // Each word of each label on one line: labels break between words, never inside one.
+  const broken = [...card.querySelectorAll('dt')].flatMap((label) => {
+    const text = label.firstChild
+    if (!(text instanceof Text)) return []
+    return [...text.data.matchAll(/\S+/g)].filter((word) => {
+      const range = document.createRange()
+      range.setStart(text, word.index)
+      range.setEnd(text, word.index + word[0].length)
+      return new Set([...range.getClientRects()].map((box) => Math.round(box.top))).size > 1
+    })
+  })
+  await expect(broken.map((word) => word[0])).toEqual([])
 }
 
 function column(width: number): Story {

@@ -3,7 +3,7 @@ import { expect, waitFor, within } from 'storybook/test'
 import { ToolRunner, UsageMeter } from '../src/components/index.js'
 import { exampleInput } from '../src/mock/index.js'
 import { RUN_TIMEOUT } from './support/environment.js'
-import { behindProxy, deploymentOf, proxyDeployment, ProxyProvider } from './support/proxy.js'
+import { behindProxy, deploymentOf, proxyDeployment, ProxyProvider, proxyPage } from './support/proxy.js'
 import { storyMessages } from './support/tools.js'
 
 /** Runs a person may make a day, behind the story's proxy. */
@@ -19,7 +19,7 @@ const meta = {
   component: UsageMeter,
   ...behindProxy(() => proxyDeployment({ proxy: { limits: { calls: DAILY_RUNS, windowMs: 86_400_000 } } })),
   render: (args, context) => (
-    <ProxyProvider context={context}>
+    <ProxyProvider {...proxyPage(context)}>
       <UsageMeter {...args} />
       <ToolRunner tool="valuation/rent" input={exampleInput('valuation/rent')} />
     </ProxyProvider>

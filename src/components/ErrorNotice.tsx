@@ -1,6 +1,6 @@
 'use client'
-import type { ForwardedRef } from 'react'
-import { isToolsError, useToolsContext, type ToolsErrorKind } from '../react/index.js'
+import type { ForwardedRef, MouseEvent } from 'react'
+import { isToolsError, useToolsContext, type ToolsErrorKind, type ValidationIssue } from '../react/index.js'
 import { proxyRefusalOf } from '../react/index.js'
 import { cx, withRef, type RootProps } from './classNames.js'
 import { useFormat } from './format.js'
@@ -90,37 +90,7 @@ export const ErrorNotice = withRef(function ErrorNotice(
         </p>
         <p className="ct-error-notice__body">{body}</p>
         {detail && <p className="ct-error-notice__detail">{messages.errors.serviceSaid(detail)}</p>}
-        {toolsError?.kind === 'validation' && (
-          // One line per problem, each naming its field; a link to the field when its id is known.
-          <ul className="ct-error-notice__issues">
-            {toolsError.issues.map((issue, index) => {
-              const label = fieldLabel(messages, issue.field)
-              const problem = issueMessage(messages, issue)
-              const line = label ? messages.errors.validation.issue(label, problem) : problem
-              const id = fieldId?.(issue.field)
-              return (
-                <li key={`${issue.field}:${index}`}>
-                  {id ? (
-                    <a
-                      href={`#${id}`}
-                      onClick={(event) => {
-                        // Focuses the field itself: following `#id` alone would scroll to it and touch the URL's hash.
-                        const field = event.currentTarget.ownerDocument.getElementById(id)
-                        if (!field) return
-                        event.preventDefault()
-                        field.focus()
-                      }}
-                    >
-                      {line}
-                    </a>
-                  ) : (
-                    line
-                  )}
-                </li>
-              )
-            })}
-          </ul>
-        )}
+        {toolsError?.kind === 'validation' && <IssueList issues={toolsError.issues} fieldId={fieldId} />}
         {/* A rate limit's wait ticks every second: kept out of the alert's announcements, read on demand instead. */}
         <p className="ct-error-notice__action" aria-live={retryAfter === undefined ? undefined : 'off'}>
           {retryAfter === undefined
@@ -133,20 +103,7 @@ export const ErrorNotice = withRef(function ErrorNotice(
           <p className="ct-error-notice__meta">{messages.errors.requestId(toolsError.requestId)}</p>
         )}
         {(billingLink || offersRetry) && (
-          <div className="ct-error-notice__actions">
-            {billingLink && (
-              <a className="ct-button" href={billingLink} rel="noopener">
-                {messages.errors.billing.link}
-              </a>
-            )}
-            {/* Keeps the link and the button apart with no stylesheet. */}
-            {billingLink && offersRetry && ' '}
-            {offersRetry && (
-              <button type="button" className="ct-button ct-button--secondary" disabled={waiting} onClick={onRetry}>
-                {messages.errors.retry}
-              </button>
-            )}
-          </div>
+          <NoticeActions billingLink={billingLink} onRetry={offersRetry ? onRetry : undefined} waiting={waiting} />
         )}
       </div>
       {onDismiss && (
@@ -162,3 +119,58 @@ export const ErrorNotice = withRef(function ErrorNotice(
     </div>
   )
 })
+
+/** A validation error's problems, one line each naming its field; a link to the field when its id is known. */
+function IssueList({ issues, fieldId }: { issues: readonly ValidationIssue[]; fieldId: ErrorNoticeProps['fieldId'] }) {
+  const messages = useMessages()
+  return (
+    <ul className="ct-error-notice__issues">
+      {issues.map((issue, index) => {
+        const label = fieldLabel(messages, issue.field)
+        const problem = issueMessage(messages, issue)
+        const line = label ? messages.errors.validation.issue(label, problem) : problem
+        const id = fieldId?.(issue.field)
+        return (
+          <li key={`${issue.field}:${index}`}>
+            {id ? (
+              <a href={`#${id}`} onClick={(event) => focusField(event, id)}>
+                {line}
+              </a>
+            ) : (
+              line
+            )}
+          </li>
+        )
+      })}
+    </ul>
+  )
+}
+
+/** Focuses the field itself: following `#id` alone would scroll to it and touch the URL's hash. */
+function focusField(event: MouseEvent<HTMLAnchorElement>, id: string) {
+  const field = event.currentTarget.ownerDocument.getElementById(id)
+  if (!field) return
+  event.preventDefault()
+  field.focus()
+}
+
+/** The notice's ways on: the billing page's link, "Try again" (disabled while a wait counts down). */
+function NoticeActions({ billingLink, onRetry, waiting }: { billingLink?: string; onRetry?: () => void; waiting: boolean }) {
+  const messages = useMessages()
+  return (
+    <div className="ct-error-notice__actions">
+      {billingLink && (
+        <a className="ct-button" href={billingLink} rel="noopener">
+          {messages.errors.billing.link}
+        </a>
+      )}
+      {/* Keeps the link and the button apart with no stylesheet. */}
+      {billingLink && onRetry && ' '}
+      {onRetry && (
+        <button type="button" className="ct-button ct-button--secondary" disabled={waiting} onClick={onRetry}>
+          {messages.errors.retry}
+        </button>
+      )}
+    </div>
+  )
+}

@@ -123,56 +123,14 @@ function JobProgressView({ rootRef, ...props }: JobProgressProps & { rootRef: Fo
   const progressText = fraction === undefined ? undefined : messages.job.progress(format.percent(fraction))
   // The percentage is read out while the job runs; at the end the phase says it.
   const shownProgress = terminal ? undefined : progressText
-  const detail = job?.phase === 'running' && job.status.toLowerCase() !== 'running' ? job.status : undefined
 
   return (
     <div {...root} ref={rootRef} className={cx('ct-job-progress', className)} data-state={state}>
-      <div className="ct-job-progress__header">
-        <span className="ct-job-progress__indicator" aria-hidden="true" />
-        <p className="ct-job-progress__title">
-          <strong>{messages.tools[tool as ToolId]?.title ?? tool}</strong>
-        </p>{' '}
-        {(job || state === 'checking') && (
-          <p className="ct-job-progress__phase">
-            {job ? messages.phase[job.phase] : messages.job.checking}
-            {detail && (
-              <>
-                {' '}
-                <span className="ct-job-progress__status">({detail})</span>
-              </>
-            )}
-          </p>
-        )}
-      </div>
+      <JobHeader tool={tool} job={job} checking={state === 'checking'} />
 
-      {WITH_BAR.has(state) && (
-        <progress
-          className="ct-progress ct-job-progress__bar"
-          data-state={percent === undefined ? 'indeterminate' : 'determinate'}
-          aria-label={messages.job.progressLabel}
-          max={100}
-          value={percent}
-          // Only a reported number is a value: without one the bar is indeterminate, not "0%".
-          aria-valuenow={percent}
-          aria-valuetext={progressText}
-        />
-      )}
-
+      {WITH_BAR.has(state) && <JobBar percent={percent} text={progressText} />}
       {(showElapsed || shownProgress) && (
-        <p className="ct-job-progress__meta">
-          {showElapsed && (
-            // Ticks every second; not a live region, so it is read on demand only.
-            <span className="ct-job-progress__elapsed" suppressHydrationWarning>
-              {messages.job.elapsed(format.clock(elapsed))}
-            </span>
-          )}
-          {showElapsed && shownProgress && (
-            <span className="ct-job-progress__separator" aria-hidden="true">
-              {' · '}
-            </span>
-          )}
-          {shownProgress && <span className="ct-job-progress__percent">{shownProgress}</span>}
-        </p>
+        <JobMeta elapsed={showElapsed ? messages.job.elapsed(format.clock(elapsed)) : undefined} progress={shownProgress} />
       )}
 
       <p className="ct-visually-hidden ct-job-progress__announcer" aria-live="polite" aria-atomic="true">
@@ -203,5 +161,66 @@ function JobProgressView({ rootRef, ...props }: JobProgressProps & { rootRef: Fo
         </ul>
       )}
     </div>
+  )
+}
+
+/** The tool's title and the job's phase, with the service's own status word while it runs. */
+function JobHeader({ tool, job, checking }: { tool: string | undefined; job: Job | undefined; checking: boolean }) {
+  const messages = useMessages()
+  const detail = job?.phase === 'running' && job.status.toLowerCase() !== 'running' ? job.status : undefined
+  return (
+    <div className="ct-job-progress__header">
+      <span className="ct-job-progress__indicator" aria-hidden="true" />
+      <p className="ct-job-progress__title">
+        <strong>{messages.tools[tool as ToolId]?.title ?? tool}</strong>
+      </p>{' '}
+      {(job || checking) && (
+        <p className="ct-job-progress__phase">
+          {job ? messages.phase[job.phase] : messages.job.checking}
+          {detail && (
+            <>
+              {' '}
+              <span className="ct-job-progress__status">({detail})</span>
+            </>
+          )}
+        </p>
+      )}
+    </div>
+  )
+}
+
+/** The progress bar: a value only when the service reported one, else indeterminate (never "0%"). */
+function JobBar({ percent, text }: { percent: number | undefined; text: string | undefined }) {
+  const messages = useMessages()
+  return (
+    <progress
+      className="ct-progress ct-job-progress__bar"
+      data-state={percent === undefined ? 'indeterminate' : 'determinate'}
+      aria-label={messages.job.progressLabel}
+      max={100}
+      value={percent}
+      aria-valuenow={percent}
+      aria-valuetext={text}
+    />
+  )
+}
+
+/** The elapsed time and the percentage, as text, each when there is one. */
+function JobMeta({ elapsed, progress }: { elapsed: string | undefined; progress: string | undefined }) {
+  return (
+    <p className="ct-job-progress__meta">
+      {elapsed && (
+        // Ticks every second; not a live region, so it is read on demand only.
+        <span className="ct-job-progress__elapsed" suppressHydrationWarning>
+          {elapsed}
+        </span>
+      )}
+      {elapsed && progress && (
+        <span className="ct-job-progress__separator" aria-hidden="true">
+          {' · '}
+        </span>
+      )}
+      {progress && <span className="ct-job-progress__percent">{progress}</span>}
+    </p>
   )
 }

@@ -21,6 +21,8 @@ import {
 import { cx, withRef, type RootProps } from './classNames.js'
 import { ErrorNotice } from './ErrorNotice.js'
 import { FieldError } from './FieldError.js'
+import { jsonFieldIssue } from './issues.js'
+import { readJsonObject } from './jsonObject.js'
 import { submitAction } from './remedy.js'
 import { useWaitOver } from './useWaitOver.js'
 import { RunOutcome } from './RunOutcome.js'
@@ -71,16 +73,9 @@ function initialValues(fields: InputFieldSpec[], input: Record<string, unknown>)
 
 /** The input the form holds, or `undefined` when the options text is not a JSON object. */
 function readForm(fields: InputFieldSpec[], values: Values): Record<string, unknown> | undefined {
-  let options: unknown = {}
-  if (values[OPTIONS]?.trim()) {
-    try {
-      options = JSON.parse(values[OPTIONS])
-    } catch {
-      return undefined
-    }
-  }
-  if (!options || typeof options !== 'object' || Array.isArray(options)) return undefined
-  const input: Record<string, unknown> = { ...options }
+  const options = readJsonObject(values[OPTIONS] ?? '')
+  if (options.kind !== 'object') return undefined
+  const input: Record<string, unknown> = { ...options.value }
   for (const field of fields) {
     const raw = values[field.name]?.trim() ?? ''
     if (field.type === 'file' || raw === '') continue
@@ -132,11 +127,9 @@ export const ToolRunner = withRef(function ToolRunner<T extends ToolId>(
   const waitOver = useWaitOver(error, client.interpret)
   const action = submitAction(phase, error, client.interpret, waitOver)
   const formInput = readForm(fields, values)
-  const optionsIssue: ValidationIssue = {
-    field: OPTIONS,
-    code: 'not-an-object',
-    message: messages.validation['not-an-object'],
-  }
+  // The options field's problem: not JSON (and where), or JSON but not an object.
+  const optionsIssues = async (shown: Values) =>
+    [await jsonFieldIssue(messages, OPTIONS, shown[OPTIONS] ?? '')].filter((issue) => issue !== undefined)
 
   // Inline validation: the client's own check, shown for the fields a person has left. Only the
   // latest check is shown: an earlier one may answer after it.
@@ -144,7 +137,7 @@ export const ToolRunner = withRef(function ToolRunner<T extends ToolId>(
   const check = async (visited: ReadonlySet<string>, shown: Values) => {
     const id = ++checks.current
     const input = readForm(fields, shown)
-    const issues = input ? await client.validate(tool, input as ToolInput<T>) : [optionsIssue]
+    const issues = input ? await client.validate(tool, input as ToolInput<T>) : await optionsIssues(shown)
     if (id === checks.current) setLocalIssues(issues.filter((issue) => visited.has(issue.field)))
   }
   // A field left by a press on the form's button is checked when the press ends, after its click:
@@ -198,10 +191,12 @@ export const ToolRunner = withRef(function ToolRunner<T extends ToolId>(
     // Enter in a lone field submits even with the button gone: the notice's "Try again" is the way on.
     if (busy || !action) return
     setTouched(new Set([...fields.map((field) => field.name), OPTIONS]))
-    checks.current++
+    const id = ++checks.current
     deferred.current = null
-    setLocalIssues(formInput ? [] : [optionsIssue])
-    if (formInput) hook.run(formInput as ToolInput<T>)
+    if (formInput) {
+      setLocalIssues([])
+      hook.run(formInput as ToolInput<T>)
+    } else void optionsIssues(values).then((issues) => id === checks.current && setLocalIssues(issues))
   }
 
   const fieldControls = (

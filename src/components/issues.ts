@@ -1,4 +1,6 @@
 import { isToolsError, type InputField, type Messages, type ValidationIssue } from '../react/index.js'
+import { formatFor } from './format.js'
+import { readJsonObject, type TextPosition } from './jsonObject.js'
 
 /** The validation problem `error` reports for `field`, if any. */
 export function issueFor(error: unknown, field: string): ValidationIssue | undefined {
@@ -15,7 +17,30 @@ export function fieldLabel(messages: Messages, field: string): string | undefine
   return Object.hasOwn(messages.fields, field) ? messages.fields[field as InputField] : field
 }
 
+/** A JSON field's problem: `not-an-object`, with where its text stops parsing when it does not. */
+export interface JsonFieldIssue extends ValidationIssue {
+  code: 'not-an-object'
+  syntaxAt?: TextPosition
+}
+
+/**
+ * The problem of the JSON field `field` holding `text`, or none when it holds an object (or
+ * nothing). Where text that does not parse stops is found by a module loaded only then.
+ */
+export async function jsonFieldIssue(messages: Messages, field: string, text: string): Promise<JsonFieldIssue | undefined> {
+  const reading = readJsonObject(text)
+  if (reading.kind === 'object') return undefined
+  const issue: JsonFieldIssue = { field, code: 'not-an-object', message: messages.validation['not-an-object'] }
+  if (reading.kind === 'syntax') issue.syntaxAt = (await import('./jsonSyntax.js')).syntaxErrorAt(text)
+  return issue
+}
+
 /** The problem in the person's language; the client's English for a code the messages lack. */
 export function issueMessage(messages: Messages, issue: ValidationIssue): string {
+  const at = (issue as JsonFieldIssue).syntaxAt
+  if (at) {
+    const { number } = formatFor(messages.locale)
+    return messages.validation.notJson(number(at.line), number(at.column))
+  }
   return messages.validation[issue.code] ?? issue.message
 }

@@ -67,7 +67,10 @@ export interface Messages {
     }
   }
   /** One per validation code (the client's `VALIDATION_MESSAGES` are terser, for developers). */
-  validation: Record<ValidationCode, string>
+  validation: Record<ValidationCode, string> & {
+    /** A JSON field's text does not parse: the line and column where it stops (1-based, as text). */
+    notJson: (line: string, column: string) => string
+  }
   tools: Record<ToolId, { title: string; description: string }>
   fields: Record<InputField, string> & {
     /** Says a listing tool takes one of `objectId` / `collectionId`. */
@@ -291,6 +294,7 @@ export const en: Messages = {
     'listing-missing': 'Give a listing or collection ID.',
     'listing-both': 'Give a listing or collection ID, not both.',
     'not-an-object': 'Enter a JSON object of fields.',
+    notJson: (line, column) => `This JSON does not parse: look at line ${line}, column ${column}.`,
     'unknown-tool': 'There is no such tool.',
     'sync-tool': 'This tool answers at once, with no job.',
     'foreign-url': 'This link is not on the service.',

@@ -74,11 +74,22 @@ export function behindProxy(deploy: () => ProxyDeployment) {
 
 export const deploymentOf = <D extends ProxyDeployment = ProxyDeployment>(context: { loaded: Record<string, unknown> }) => context.loaded.deployment as D
 
-/** The page's provider, on the story's proxy, as the signed-in person, in the story's locale. */
-export function ProxyProvider({ context, children }: { context: { loaded: Record<string, unknown>; globals: Record<string, unknown> }; children: ReactNode }) {
+/**
+ * The page's provider, on the story's proxy (`proxyPage(context)`), as the signed-in person, in the
+ * story's locale. Its props are plain values, not the story's context: the catalogue's interaction
+ * log walks the props of the elements a play checks, and a context (its deployment, its service)
+ * took it minutes and hung the page.
+ */
+export function ProxyProvider({ baseUrl, locale, children }: { baseUrl: string; locale: unknown; children: ReactNode }) {
   return (
-    <ToolsProvider baseUrl={deploymentOf(context).baseUrl} user={STORY_USER} messages={context.globals.locale === 'ru' ? ru : undefined}>
+    <ToolsProvider baseUrl={baseUrl} user={STORY_USER} messages={locale === 'ru' ? ru : undefined}>
       {children}
     </ToolsProvider>
   )
 }
+
+/** `<ProxyProvider>`'s props for a story: its proxy's address and its locale. */
+export const proxyPage = (context: { loaded: Record<string, unknown>; globals: Record<string, unknown> }) => ({
+  baseUrl: deploymentOf(context).baseUrl,
+  locale: context.globals.locale,
+})

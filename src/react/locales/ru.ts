@@ -128,6 +128,7 @@ export const ru: Messages = {
     'listing-missing': 'Укажите ID объекта или подборки.',
     'listing-both': 'Укажите ID объекта или подборки, но не оба.',
     'not-an-object': 'Введите JSON-объект с полями.',
+    notJson: (line, column) => `JSON не разбирается: проверьте строку ${line}, столбец ${column}.`,
     'unknown-tool': 'Такого инструмента нет.',
     'sync-tool': 'Этот инструмент отвечает сразу, без задачи.',
     'foreign-url': 'Эта ссылка ведёт не на сервис.',
