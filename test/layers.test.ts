@@ -1,6 +1,4 @@
 import { ESLint } from 'eslint'
-import { readdirSync, readFileSync } from 'node:fs'
-import { join } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
 
 // The layers are a lint rule, not a convention: an import past the layer below is an error.
@@ -47,17 +45,5 @@ describe('layering', () => {
     ['src/server/routes/x.ts', "import { TOOLS } from '../../tools/index.js'"],
   ])('allows in %s: %s', { timeout: 20_000 }, async (file, source) => {
     expect(await problems(file, `${source}\nexport {}\n`)).toEqual([])
-  })
-})
-
-describe('the proxy in parts', () => {
-  // Each module of src/server reads in one sitting: a file past this has more than one concern.
-  it('keeps every file of src/server within 200 lines', () => {
-    const dir = join(__dirname, '../src/server')
-    const long = readdirSync(dir)
-      .filter((name) => name.endsWith('.ts'))
-      .map((name) => [name, readFileSync(join(dir, name), 'utf8').split('\n').length - 1] as const)
-      .filter(([, lines]) => lines > 200)
-    expect(long).toEqual([])
   })
 })

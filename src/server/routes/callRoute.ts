@@ -1,12 +1,13 @@
 import type { Tool } from '../../tools/index.js'
 import { errorAnswer, SAFE_HEADERS } from '../answers.js'
-import { bodyOf, byteLimit, fixedLength, refuse, smallBody, tooLarge } from '../bodies.js'
+import { refuse, tooLarge } from '../bodies.js'
 import type { ProxyContext } from '../context.js'
+import { formPaths, jsonBody, outgoingBody } from '../callBody.js'
 import { formFieldReader } from '../formFields.js'
 import { endedIn, type JobKey } from '../jobs/jobStatus.js'
 import { keys } from '../keys.js'
 import { newJobNews, pageOf } from '../streams/jobNews.js'
-import { AnswerTooLarge, artifactPaths, stringsIn } from '../links.js'
+import { AnswerTooLarge, artifactPaths } from '../links.js'
 import { billable, firstJobOf, markOf, outcomeOfFailure, reserveWith, userLimitAnswer, type CallOutcome } from '../money.js'
 import { rateCount, rateLimited, refusedCounted, type Caller } from '../guards.js'
 import { MEMORY_TTL, replyResponse, rewriteFor } from '../rewrite.js'
@@ -18,7 +19,6 @@ import { failureOf, isRedirect, upstreamTimer, UpstreamFailure } from '../upstre
 export async function callRoute(context: ProxyContext, request: Request, user: Caller, tool: Tool): Promise<Response> {
   const { service } = context
   const { maxUploadBytes, timeoutMs } = context.settings
-  const rate = rateCount(context, user)
   const contentType = request.headers.get('content-type') ?? ''
   const json = tool.body === 'json' && /^application\/json\b/i.test(contentType)
   const parsed = json ? await jsonBody(context, request, tool) : undefined
@@ -28,19 +28,9 @@ export async function callRoute(context: ProxyContext, request: Request, user: C
 
   const clientKey = request.headers.get('idempotency-key')
   const idempotencyKey = clientKey ? await context.handles.idempotencyKey(user.user, tool.id, clientKey) : undefined
-  const now = Date.now()
-  // Its rate and its place under the cap, in one trip to the store.
-  const { giveBack, answers, marked, repeat, repeatOf } = await reserveWith(context.store, context.settings.limits, user.storeId, tool, idempotencyKey, now, [rate.operation])
-  const wait = rate.wait(answers[0] as number)
-  if (wait !== undefined) {
-    await giveBack?.()
-    return refuse(request, rateLimited(wait), timeoutMs)
-  }
-  if (!giveBack) {
-    // Over the cap, a repeat is answered with the job its first call made, as the store keeps it: the service is not asked.
-    const replay = repeat ? await replayOf(context, user, tool, repeat, repeatOf) : undefined
-    return refuse(request, replay ?? userLimitAnswer(context.settings.limits!, now), timeoutMs)
-  }
+  const placed = await placeUnderCap(context, request, user, tool, idempotencyKey)
+  if (placed instanceof Response) return placed
+  const { giveBack, marked, repeat, repeatOf } = placed
   /** The call repeats a counted one and the service answered with that call's job: a replay, not billed. */
   let replayed = false
   let jobMarked = false
@@ -57,24 +47,11 @@ export async function callRoute(context: ProxyContext, request: Request, user: C
     timer.start()
   }
   try {
-    let body: BodyInit | null = null
-    if (parsed) {
-      body = parsed.bytes as Uint8Array<ArrayBuffer>
-      bodySent()
-    } else if (request.body) {
-      const received = bodyOf(request)!
-      // An upload moves, or it times out; once it has all gone by, the answer has `timeoutMs`.
-      timer.touch()
-      const onExceeded = () => {
-        exceeded = true
-        timer.abort(new UpstreamFailure('too-large', 'the upload is too large'))
-      }
-      let stream = received.pipeThrough(byteLimit(maxUploadBytes, { onChunk: timer.touch, onExceeded, onEnd: bodySent }))
-      if (form) stream = stream.pipeThrough(form.stream)
-      body = fixedLength(stream, request.headers.get('content-length'))
-    } else {
-      bodySent()
+    const onExceeded = () => {
+      exceeded = true
+      timer.abort(new UpstreamFailure('too-large', 'the upload is too large'))
     }
+    const body = outgoingBody(request, { parsed, form, maxBytes: maxUploadBytes, timer, onSent: bodySent, onExceeded })
     const upstream = await service.send(tool.path, { method: 'POST', headers, body, duplex: 'half', signal: timer.signal }, request)
     if (isRedirect(upstream)) {
       outcome = 'unsent' // a redirect is no answer: nothing was processed
@@ -112,41 +89,6 @@ export async function callRoute(context: ProxyContext, request: Request, user: C
   }
 }
 
-/** A JSON call's body, read whole (it is options, not a file): its bytes and the strings in it, or a refusal. */
-async function jsonBody(context: ProxyContext, request: Request, tool: Tool): Promise<{ bytes: Uint8Array; strings: string[] } | Response> {
-  const text = await smallBody(request, context.settings.maxJsonBytes, context.settings.timeoutMs)
-  if (text instanceof Response) return text
-  let input: unknown
-  try {
-    input = JSON.parse(text)
-  } catch {
-    return errorAnswer(400, 'invalidInput', 'The body is not JSON.')
-  }
-  // A call the service would refuse never reaches it, and never holds a place under the cap.
-  const checked = await tool.input['~standard'].validate(input)
-  if (checked.issues) {
-    const issues = checked.issues.map((issue) => ({
-      path: (issue.path ?? []).map((part) => String(typeof part === 'object' ? part.key : part)),
-      message: issue.message,
-    }))
-    return errorAnswer(400, 'invalidInput', `The input for ${tool.id} is not valid.`, { details: { issues } })
-  }
-  return { bytes: new TextEncoder().encode(text), strings: stringsIn(input) }
-}
-
-/** The service's URLs in a multipart body's text fields; every URL counts as written when they could not be read. */
-function formPaths(fields: string[] | undefined, service: ProxyContext['service']): Set<string> | 'unknown' {
-  if (!fields) return 'unknown'
-  const strings = fields.flatMap((field) => {
-    try {
-      return stringsIn(JSON.parse(field))
-    } catch {
-      return [field]
-    }
-  })
-  return artifactPaths(strings, service.base, service.scrub)
-}
-
 /** A new job, recorded for what follows: what its request carried, its first status (which remembers its tool for webhooks), and told to the user's open streams. */
 async function recordCreation(
   context: ProxyContext,
@@ -172,6 +114,26 @@ async function recordCreation(
   const key: JobKey = { toolPath: tool.path, jobId }
   await jobStatus.put(key, { ...answer, status: 200, readAt: 0, since: Date.now(), terminal: endedIn(answer.body) }, 'new', also)
   await together(context.store, [...mark, ...newJobNews(context.store, user, tool.id, jobId, page)])
+}
+
+/** The call counted under the user's rate with its place under the cap, in one trip to the store; or the refusal to answer. */
+async function placeUnderCap(context: ProxyContext, request: Request, user: Caller, tool: Tool, idempotencyKey: string | undefined) {
+  const { limits, timeoutMs } = context.settings
+  const rate = rateCount(context, user)
+  const now = Date.now()
+  const reserved = await reserveWith(context.store, limits, user.storeId, tool, idempotencyKey, now, [rate.operation])
+  const { giveBack, answers, repeat, repeatOf } = reserved
+  const wait = rate.wait(answers[0] as number)
+  if (wait !== undefined) {
+    await giveBack?.()
+    return refuse(request, rateLimited(wait), timeoutMs)
+  }
+  if (!giveBack) {
+    // Over the cap, a repeat is answered with the job its first call made, as the store keeps it: the service is not asked.
+    const replay = repeat ? await replayOf(context, user, tool, repeat, repeatOf) : undefined
+    return refuse(request, replay ?? userLimitAnswer(limits!, now), timeoutMs)
+  }
+  return { ...reserved, giveBack }
 }
 
 /** A repeat over the cap: the first call's job, as a creation's answer (202, replayed), when the store still keeps it. */

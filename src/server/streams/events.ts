@@ -1,5 +1,6 @@
 import { jobName } from '../jobs/jobSnapshot.js'
-import { createHeartbeat, type Beating } from './heartbeat.js'
+import { createHeartbeat } from './heartbeat.js'
+import { sseBody, type SseBody } from './sseBody.js'
 import { versionOf, type JobKey, type JobSnapshot, type JobStatus } from '../jobs/jobStatus.js'
 import { EVENT_STREAM_HEADERS, eventId, fullEvent, jobEvent, jobTag, versionsIn } from './streamFormat.js'
 import { thrownText } from '../partnerHooks.js'
@@ -39,9 +40,6 @@ export interface RefusedJob {
 /** Jobs in flight one stream carries, at most. */
 export const MAX_STREAMED_JOBS = 50
 
-const encoder = new TextEncoder()
-const HEARTBEAT = encoder.encode(': \n\n')
-
 /**
  * Server-Sent Events for the jobs one page watches: each event the job read's answer for that page,
  * `{ tool, jobId, status, body }`, sent when a job joins (its present state, unless the page has it
@@ -74,111 +72,79 @@ export function createEventStreams<J extends StreamedJob>(jobStatus: JobStatus, 
       signal: AbortSignal,
       onClose: () => void,
     ): { response: Response; add: (job: J) => void } {
-      const resumed = versionsIn(lastEventId)
-      const carried: { job: J; tag: string; sent: string; seen: string; ended: boolean }[] = []
-      const stops: (() => void)[] = []
-      let queue: Promise<void> = Promise.resolve()
-      let controller!: ReadableStreamDefaultController<Uint8Array>
-      let closed = false
-      let timer: ReturnType<typeof setTimeout> | undefined
-      let stopBeat = () => {}
-      const pulse: Beating = { quiet: 0, beat: () => send(HEARTBEAT) }
-
-      const close = () => {
-        if (closed) return
-        closed = true
-        onClose()
-        clearTimeout(timer)
-        stopBeat()
-        for (const stop of stops) stop()
-        signal.removeEventListener('abort', close)
-        try {
-          controller.close()
-        } catch {
-          // Already cancelled by the page.
-        }
-      }
-      const send = (bytes: Uint8Array) => {
-        if (closed) return
-        pulse.quiet = 0
-        controller.enqueue(bytes)
-        // A page that does not read is not given memory without end: it resumes where it was.
-        if ((controller.desiredSize ?? 0) < -options.maxQueuedBytes) close()
-      }
-
-      const finish = (entry: (typeof carried)[number]) => {
-        entry.ended = true
-        if (carried.every((each) => each.ended)) return close()
-        // The id keeps the last ended jobs (a page resuming has their ends), no more: it stays short.
-        const ended = carried.filter((each) => each.ended)
-        if (ended.length > MAX_STREAMED_JOBS) carried.splice(carried.indexOf(ended[0]!), 1)
-      }
-      const deliver = (entry: (typeof carried)[number], snapshot: JobSnapshot) => {
-        const version = versionOf(snapshot)
-        if (closed || entry.ended) return
-        if (entry.seen === version) {
-          // The page has this end already (its last id says so): nothing to send, one job fewer to wait for.
-          if (snapshot.terminal) queue = queue.then(() => finish(entry))
-          return
-        }
-        entry.seen = version
-        const { job } = entry
-        queue = queue.then(async () => {
-          if (closed || entry.seen !== version) return
-          try {
-            const { status, json } = await options.answer(job, snapshot)
-            if (closed) return
-            entry.sent = version
-            send(jobEvent(job.tool, job.handle, status, json, eventId(carried)))
-            if (snapshot.terminal) finish(entry)
-          } catch (error) {
-            options.report(`a job event could not be sent: ${thrownText(error)}`)
-            close()
-          }
-        })
-      }
-      const add = (job: J) => {
-        const name = jobName(job.key)
-        if (closed || carried.some((each) => jobName(each.job.key) === name)) return
-        if (carried.filter((each) => !each.ended).length >= MAX_STREAMED_JOBS) return send(fullEvent(job.tool, job.handle))
-        const tag = jobTag(job.tool, job.handle)
-        const entry = { job, tag, sent: resumed.get(tag) ?? '', seen: resumed.get(tag) ?? '', ended: false }
-        carried.push(entry)
-        const failed = (error: unknown) => {
-          options.report(`a job could not be watched: ${thrownText(error)}`)
-          close()
-        }
-        let told = false
-        const listener = (snapshot: JobSnapshot) => {
-          told = true
-          deliver(entry, snapshot)
-        }
-        jobStatus.watch(job.key, listener).then((stop) => {
-          if (closed) return stop()
-          stops.push(stop)
-          // The store holds nothing of the job (started elsewhere, or the store restarted empty): read as a job read would.
-          if (!told) options.present(job).then((snapshot) => told || deliver(entry, snapshot), failed)
-        }, failed)
-      }
-      const body = new ReadableStream<Uint8Array>(
-        {
-          start(streamController) {
-            controller = streamController
-            // How long a page waits before it reconnects, and the first bytes, so the headers go out now.
-            controller.enqueue(encoder.encode('retry: 1000\n\n'))
-            if (signal.aborted) return close()
-            signal.addEventListener('abort', close)
-            timer = setTimeout(close, options.streamMaxMs)
-            stopBeat = heartbeat.add(pulse)
-          },
-          cancel: close,
-        },
-        { highWaterMark: 64 * 1024, size: (chunk) => chunk.byteLength },
-      )
+      const { streamMaxMs, maxQueuedBytes } = options
+      const stream = sseBody({ signal, streamMaxMs, maxQueuedBytes, heartbeat, onClose })
+      const add = jobsCarried(jobStatus, options, stream, versionsIn(lastEventId))
       // The stream has started (its start runs at once): each job is watched from here.
-      for (const { tool, handle, status, json } of refused) send(jobEvent(tool, handle, status, json))
+      for (const { tool, handle, status, json } of refused) stream.send(jobEvent(tool, handle, status, json))
       for (const job of jobs) add(job)
-      return { response: new Response(body, { headers: EVENT_STREAM_HEADERS }), add }
+      return { response: new Response(stream.body, { headers: EVENT_STREAM_HEADERS }), add }
     },
+  }
+}
+
+/**
+ * The jobs one stream carries, each watched from when it joins (`add`): its changes sent in order,
+ * one at a time; a job that ended is sent once and dropped, and the stream ends when every job has.
+ * `resumed`: the version of each job the page has already, from its last event id.
+ */
+function jobsCarried<J extends StreamedJob>(jobStatus: JobStatus, options: EventStreamOptions<J>, stream: SseBody, resumed: Map<string, string>) {
+  const carried: { job: J; tag: string; sent: string; seen: string; ended: boolean }[] = []
+  let queue: Promise<void> = Promise.resolve()
+  const { send, close } = stream
+
+  const finish = (entry: (typeof carried)[number]) => {
+    entry.ended = true
+    if (carried.every((each) => each.ended)) return close()
+    // The id keeps the last ended jobs (a page resuming has their ends), no more: it stays short.
+    const ended = carried.filter((each) => each.ended)
+    if (ended.length > MAX_STREAMED_JOBS) carried.splice(carried.indexOf(ended[0]!), 1)
+  }
+  const deliver = (entry: (typeof carried)[number], snapshot: JobSnapshot) => {
+    const version = versionOf(snapshot)
+    if (stream.closed || entry.ended) return
+    if (entry.seen === version) {
+      // The page has this end already (its last id says so): nothing to send, one job fewer to wait for.
+      if (snapshot.terminal) queue = queue.then(() => finish(entry))
+      return
+    }
+    entry.seen = version
+    const { job } = entry
+    queue = queue.then(async () => {
+      if (stream.closed || entry.seen !== version) return
+      try {
+        const { status, json } = await options.answer(job, snapshot)
+        if (stream.closed) return
+        entry.sent = version
+        send(jobEvent(job.tool, job.handle, status, json, eventId(carried)))
+        if (snapshot.terminal) finish(entry)
+      } catch (error) {
+        options.report(`a job event could not be sent: ${thrownText(error)}`)
+        close()
+      }
+    })
+  }
+  return (job: J) => {
+    const name = jobName(job.key)
+    if (stream.closed || carried.some((each) => jobName(each.job.key) === name)) return
+    if (carried.filter((each) => !each.ended).length >= MAX_STREAMED_JOBS) return send(fullEvent(job.tool, job.handle))
+    const tag = jobTag(job.tool, job.handle)
+    const entry = { job, tag, sent: resumed.get(tag) ?? '', seen: resumed.get(tag) ?? '', ended: false }
+    carried.push(entry)
+    const failed = (error: unknown) => {
+      options.report(`a job could not be watched: ${thrownText(error)}`)
+      close()
+    }
+    let told = false
+    const listener = (snapshot: JobSnapshot) => {
+      told = true
+      deliver(entry, snapshot)
+    }
+    jobStatus.watch(job.key, listener).then((stop) => {
+      if (stream.closed) return stop()
+      stream.onEnd(stop)
+      // The store holds nothing of the job (started elsewhere, or the store restarted empty): read as a job read would.
+      if (!told) options.present(job).then((snapshot) => told || deliver(entry, snapshot), failed)
+    }, failed)
   }
 }

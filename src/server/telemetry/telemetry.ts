@@ -40,7 +40,6 @@ export function createTelemetry(options: {
   report: (message: string) => void
 }) {
   const { basePath, service, onEvent, signer, report } = options
-  const serviceHost = new URL(service).hostname
   const observed = new WeakMap<Request, Observed>()
   const hashes = new Map<string, Promise<string>>()
   let openStreams = 0
@@ -60,56 +59,7 @@ export function createTelemetry(options: {
     return hash
   }
 
-  /** The end of an observed request: its span's attributes and end, its metrics, its event. */
-  async function finish(request: Request, facts: Observed, response: Response, started: number, instruments: Instruments | undefined) {
-    const { span, kind, route, tool, billed, upstreamStatus } = facts
-    const { status } = response
-    const code = proxyCodeOf(response)
-    const outcome: ProxyOutcome = billed ? 'billed' : !code ? 'answered' : status < 499 ? 'refused' : 'failed'
-    const user = facts.userHash && (await facts.userHash.catch(() => undefined))
-    const path = route ?? `${basePath}/{unmatched}`
-    if (span) {
-      // An unmatched path is named by its low-cardinality template, `{basePath}/{unmatched}`, never the path itself.
-      span.updateName(`${request.method} ${path}`)
-      span.setAttributes({
-        'http.request.method': request.method,
-        'http.response.status_code': status,
-        'http.route': route,
-        'url.path': path,
-        'error.type': status >= 500 ? (code ?? String(status)) : undefined,
-        'user.hash': user,
-        'cabinet.tools.route': kind,
-        'cabinet.tools.tool': tool,
-        'cabinet.tools.outcome': outcome,
-        'cabinet.tools.code': code,
-        'cabinet.tools.upstream_status': upstreamStatus,
-        'cabinet.tools.billed': billed,
-      })
-      if (status >= 500) span.setStatus({ code: STATUS_ERROR })
-      span.end()
-    }
-    if (instruments) {
-      if (kind === 'call') instruments.calls.add(1, { 'cabinet.tools.tool': tool, 'cabinet.tools.outcome': outcome })
-      if (code) instruments.refusals.add(1, { 'cabinet.tools.code': code, 'http.response.status_code': status })
-      if (kind === 'webhooks') instruments.webhooks.add(1, { 'cabinet.tools.outcome': status < 300 ? 'taken' : 'refused', 'cabinet.tools.code': code })
-    }
-    const event: ProxyRequestEvent = {
-      type: 'request',
-      outcome,
-      method: request.method,
-      kind,
-      route,
-      path,
-      tool,
-      status,
-      code,
-      upstreamStatus,
-      billed,
-      user,
-      durationMs: performance.now() - started,
-    }
-    tell(event)
-  }
+  const upstreamSide: UpstreamSide = { registered, onEvent, observed, service, serviceHost: new URL(service).hostname, tell }
 
   return {
     /** Answers `request` with `answer()` inside a span of its own, then tells what became of it. */
@@ -129,7 +79,7 @@ export function createTelemetry(options: {
         span?.end()
         throw error
       }
-      await finish(request, facts, response, started, now.instruments).catch((error: unknown) => report(`telemetry failed: ${thrownText(error)}`))
+      await finish({ basePath, tell }, request, facts, response, started, now.instruments).catch((error: unknown) => report(`telemetry failed: ${thrownText(error)}`))
       return response
     },
 
@@ -142,38 +92,7 @@ export function createTelemetry(options: {
     },
 
     /** One request to the service (`path` under its base) by `send()`; `from` is the page's request it serves, when there is one. */
-    async upstream(request: { method: string; path: string; from?: Request }, send: () => Promise<Response>): Promise<Response> {
-      const now = registered()
-      if (!now.tracer && !now.instruments && !onEvent) return send()
-      const { method, from } = request
-      const template = upstreamTemplate(request.path)
-      const parent = from && observed.get(from)
-      const context = parent?.span ? (now.context?.active() ?? new SpanContext()).setValue(SPAN_KEY, parent.span) : undefined
-      const attributes = { 'http.request.method': method, 'url.template': template, 'url.full': service + template, 'server.address': serviceHost }
-      const span = now.tracer?.startSpan(`${method} ${template}`, { kind: SPAN_CLIENT, attributes }, context)
-      const started = performance.now()
-      let status: number | undefined
-      let failure: ProxyUpstreamEvent['failure']
-      try {
-        const response = await send()
-        status = response.status
-        if (parent) parent.upstreamStatus = status
-        // A call's or job read's redirect is never followed (a 502 to the page); a download's may be, to `downloadOrigins`.
-        if (isRedirect(response) && !template.startsWith('/artifacts/')) failure = 'redirect'
-        return response
-      } catch (error) {
-        failure = error instanceof UpstreamFailure ? error.reason : 'unreachable'
-        throw error
-      } finally {
-        const seconds = (performance.now() - started) / 1000
-        const errorType = failure ?? (status! >= 500 ? String(status) : undefined)
-        span?.setAttributes({ 'http.response.status_code': status, 'error.type': errorType })
-        if (errorType) span?.setStatus({ code: STATUS_ERROR })
-        span?.end()
-        now.instruments?.upstream.record(seconds, { 'http.request.method': method, 'url.template': template, 'http.response.status_code': status, 'error.type': errorType })
-        tell({ type: 'upstream', method, path: template, status, failure, durationMs: seconds * 1000 })
-      }
-    },
+    upstream: (request: UpstreamRequest, send: () => Promise<Response>) => observeUpstream(upstreamSide, request, send),
 
     /** An event stream opened or closed on this instance. */
     stream(change: 'opened' | 'closed') {
@@ -185,3 +104,113 @@ export function createTelemetry(options: {
 }
 
 export type Telemetry = ReturnType<typeof createTelemetry>
+
+/** The end of an observed request: its span's attributes and end, its metrics, its event. */
+async function finish(
+  { basePath, tell }: { basePath: string; tell: (event: ProxyEvent) => void },
+  request: Request,
+  facts: Observed,
+  response: Response,
+  started: number,
+  instruments: Instruments | undefined,
+) {
+  const { span, kind, route, tool, billed, upstreamStatus } = facts
+  const { status } = response
+  const code = proxyCodeOf(response)
+  const outcome: ProxyOutcome = billed ? 'billed' : !code ? 'answered' : status < 499 ? 'refused' : 'failed'
+  const user = facts.userHash && (await facts.userHash.catch(() => undefined))
+  const path = route ?? `${basePath}/{unmatched}`
+  if (span) {
+    // An unmatched path is named by its low-cardinality template, `{basePath}/{unmatched}`, never the path itself.
+    span.updateName(`${request.method} ${path}`)
+    span.setAttributes({
+      'http.request.method': request.method,
+      'http.response.status_code': status,
+      'http.route': route,
+      'url.path': path,
+      'error.type': status >= 500 ? (code ?? String(status)) : undefined,
+      'user.hash': user,
+      'cabinet.tools.route': kind,
+      'cabinet.tools.tool': tool,
+      'cabinet.tools.outcome': outcome,
+      'cabinet.tools.code': code,
+      'cabinet.tools.upstream_status': upstreamStatus,
+      'cabinet.tools.billed': billed,
+    })
+    if (status >= 500) span.setStatus({ code: STATUS_ERROR })
+    span.end()
+  }
+  if (instruments) {
+    if (kind === 'call') instruments.calls.add(1, { 'cabinet.tools.tool': tool, 'cabinet.tools.outcome': outcome })
+    if (code) instruments.refusals.add(1, { 'cabinet.tools.code': code, 'http.response.status_code': status })
+    if (kind === 'webhooks') instruments.webhooks.add(1, { 'cabinet.tools.outcome': status < 300 ? 'taken' : 'refused', 'cabinet.tools.code': code })
+  }
+  const event: ProxyRequestEvent = {
+    type: 'request',
+    outcome,
+    method: request.method,
+    kind,
+    route,
+    path,
+    tool,
+    status,
+    code,
+    upstreamStatus,
+    billed,
+    user,
+    durationMs: performance.now() - started,
+  }
+  tell(event)
+}
+
+/** A request to the service, as the telemetry sees it. */
+export interface UpstreamRequest {
+  method: string
+  path: string
+  from?: Request
+}
+
+/** What observing a request to the service needs of its proxy's telemetry. */
+interface UpstreamSide {
+  registered: ReturnType<typeof registeredOtel>
+  onEvent: ((event: ProxyEvent) => void) | undefined
+  observed: WeakMap<Request, Observed>
+  service: string
+  serviceHost: string
+  tell: (event: ProxyEvent) => void
+}
+
+/** One request to the service inside its span (a child of the page's request's, when there is one), with its metric and its event. */
+async function observeUpstream(side: UpstreamSide, request: UpstreamRequest, send: () => Promise<Response>): Promise<Response> {
+  const { registered, onEvent, observed, service, serviceHost, tell } = side
+  const now = registered()
+  if (!now.tracer && !now.instruments && !onEvent) return send()
+  const { method, from } = request
+  const template = upstreamTemplate(request.path)
+  const parent = from && observed.get(from)
+  const context = parent?.span ? (now.context?.active() ?? new SpanContext()).setValue(SPAN_KEY, parent.span) : undefined
+  const attributes = { 'http.request.method': method, 'url.template': template, 'url.full': service + template, 'server.address': serviceHost }
+  const span = now.tracer?.startSpan(`${method} ${template}`, { kind: SPAN_CLIENT, attributes }, context)
+  const started = performance.now()
+  let status: number | undefined
+  let failure: ProxyUpstreamEvent['failure']
+  try {
+    const response = await send()
+    status = response.status
+    if (parent) parent.upstreamStatus = status
+    // A call's or job read's redirect is never followed (a 502 to the page); a download's may be, to `downloadOrigins`.
+    if (isRedirect(response) && !template.startsWith('/artifacts/')) failure = 'redirect'
+    return response
+  } catch (error) {
+    failure = error instanceof UpstreamFailure ? error.reason : 'unreachable'
+    throw error
+  } finally {
+    const seconds = (performance.now() - started) / 1000
+    const errorType = failure ?? (status! >= 500 ? String(status) : undefined)
+    span?.setAttributes({ 'http.response.status_code': status, 'error.type': errorType })
+    if (errorType) span?.setStatus({ code: STATUS_ERROR })
+    span?.end()
+    now.instruments?.upstream.record(seconds, { 'http.request.method': method, 'url.template': template, 'http.response.status_code': status, 'error.type': errorType })
+    tell({ type: 'upstream', method, path: template, status, failure, durationMs: seconds * 1000 })
+  }
+}
