@@ -5,7 +5,7 @@ import { currentLately, letGo, serviceReads } from './jobRead.js'
 import { jobName, servedUntil, succeeded as ok, type JobKey, type JobSnapshot, type JobStatusOptions } from './jobSnapshot.js'
 import { watchLoop } from './jobWatch.js'
 import { keys } from '../keys.js'
-import { together, togetherByTag, type ProxyStore, type StoreOperation } from '../stores/store.js'
+import { together, type ProxyStore, type StoreOperation } from '../stores/store.js'
 export { endedIn, versionOf, type JobKey, type JobSnapshot, type JobStatusOptions } from './jobSnapshot.js'
 
 /**
