@@ -1,5 +1,5 @@
 'use client'
-import { useEffect, useId, useRef, useState, type ChangeEvent, type ForwardedRef, type FormEvent } from 'react'
+import { Suspense, useEffect, useId, useRef, useState, type ChangeEvent, type ForwardedRef, type FormEvent } from 'react'
 import {
   getTool,
   inputFields,
@@ -23,7 +23,8 @@ import { ErrorNotice } from './ErrorNotice.js'
 import { FieldError } from './FieldError.js'
 import { submitAction } from './remedy.js'
 import { RunOutcome } from './RunOutcome.js'
-import { UploadForm, type UploadFormProps } from './UploadForm.js'
+import { LazyUploadForm } from './LazyUploadForm.js'
+import type { UploadFormProps } from './UploadForm.js'
 import { WaitNotice } from './WaitNotice.js'
 import { useMessages } from './useMessages.js'
 
@@ -234,7 +235,8 @@ export const ToolRunner = withRef(function ToolRunner<T extends ToolId>(
       </header>
 
       {isFileTool ? (
-        <UploadForm
+        <Suspense>
+          <LazyUploadForm
           tool={tool as FileToolId}
           state={hook as unknown as UseToolResult<FileToolId>}
           options={formInput}
@@ -243,7 +245,8 @@ export const ToolRunner = withRef(function ToolRunner<T extends ToolId>(
           className="ct-tool-runner__form"
         >
           {named.length > 0 && fieldControls}
-        </UploadForm>
+          </LazyUploadForm>
+        </Suspense>
       ) : (
         <form className="ct-tool-runner__form" onSubmit={submit} noValidate>
           {fieldControls}
