@@ -77,8 +77,6 @@ describe('<ToolRunner>', () => {
   it('photo/enhance: a dropped PNG to the enhanced image shown from an object URL', async () => {
     const user = userEvent.setup()
     const { container } = render(<ToolRunner tool="photo/enhance" />, { wrapper: Provider })
-    // The upload form (with its file drop) is a chunk loaded when a file tool is shown.
-    await until(() => expect(container.querySelector('input[type="file"]')).not.toBeNull())
     await drive(user.upload(container.querySelector<HTMLInputElement>('input[type="file"]')!, pngFile()))
     await drive(user.type(screen.getByLabelText(/Enhancement mode/), 'hdr'))
     await drive(user.click(screen.getByRole('button', { name: 'Run' })))
@@ -93,8 +91,6 @@ describe('<ToolRunner>', () => {
     service.setOutcome('failed')
     const user = userEvent.setup()
     const { container } = render(<ToolRunner tool="photo/enhance" />, { wrapper: Provider })
-    // The upload form (with its file drop) is a chunk loaded when a file tool is shown.
-    await until(() => expect(container.querySelector('input[type="file"]')).not.toBeNull())
     await drive(user.upload(container.querySelector<HTMLInputElement>('input[type="file"]')!, pngFile()))
     await drive(user.click(screen.getByRole('button', { name: 'Run' })))
     await until(() => expect(document.querySelector('[data-kind="job-failed"]')).not.toBeNull())

@@ -1,5 +1,5 @@
 'use client'
-import { Suspense, useEffect, useId, useRef, useState, type ChangeEvent, type ForwardedRef, type FormEvent } from 'react'
+import { useEffect, useId, useRef, useState, type ChangeEvent, type ForwardedRef, type FormEvent } from 'react'
 import {
   getTool,
   inputFields,
@@ -23,8 +23,7 @@ import { ErrorNotice } from './ErrorNotice.js'
 import { FieldError } from './FieldError.js'
 import { submitAction } from './remedy.js'
 import { RunOutcome } from './RunOutcome.js'
-import { LazyUploadForm } from './LazyUploadForm.js'
-import type { UploadFormProps } from './UploadForm.js'
+import { UploadForm, type UploadFormProps } from './UploadForm.js'
 import { WaitNotice } from './WaitNotice.js'
 import { useMessages } from './useMessages.js'
 
@@ -235,8 +234,7 @@ export const ToolRunner = withRef(function ToolRunner<T extends ToolId>(
       </header>
 
       {isFileTool ? (
-        <Suspense>
-          <LazyUploadForm
+        <UploadForm
           tool={tool as FileToolId}
           state={hook as unknown as UseToolResult<FileToolId>}
           options={formInput}
@@ -245,8 +243,7 @@ export const ToolRunner = withRef(function ToolRunner<T extends ToolId>(
           className="ct-tool-runner__form"
         >
           {named.length > 0 && fieldControls}
-          </LazyUploadForm>
-        </Suspense>
+        </UploadForm>
       ) : (
         <form className="ct-tool-runner__form" onSubmit={submit} noValidate>
           {fieldControls}
