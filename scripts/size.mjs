@@ -4,7 +4,7 @@
 // each, summed) and every lazy chunk (reached only by `import()`), then what each module costs
 // (minified bytes per input, from esbuild's metafile). It exits 1 when a budget is exceeded, or when
 // a browser import pulls in anything from the server or the mock.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, relative } from 'node:path'
 import { gzipSync } from 'node:zlib'

@@ -1,5 +1,5 @@
 import { issue, validationError, type Job, type Result, type ToolDefinition } from '../client/index.js'
-import type { StandardSchemaV1 } from '../client/standard-schema.js'
+import type { StandardSchemaV1 } from '../client/index.js'
 import { lazyInput, type FieldKind, type InputOfRow } from './lazyInput.js'
 
 /** Accepted uploads by default, per file tool, in react-dropzone's `accept` form. */

@@ -1,4 +1,4 @@
-import type { StandardSchemaV1 } from '../client/standard-schema.js'
+import type { StandardSchemaV1 } from '../client/index.js'
 
 /** A named field's check: `text` a non-empty string, `positive` a number above zero; `?` optional. */
 export type FieldKind = 'text' | 'text?' | 'positive'
