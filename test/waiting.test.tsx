@@ -9,6 +9,10 @@ import { ToolsProvider } from '../src/react/index.js'
 import { loadChecks } from '../src/tools/internal.js'
 import { stubObjectUrls } from './support/objectUrls.js'
 import { fastClient, pngFile, setupMockService } from './support/service.js'
+import { loadFileDrop } from '../src/components/FileDrop.js'
+
+// The file drop's code is a chunk fetched when a drop is first shown: fetch it first, as a page shown before would have.
+beforeAll(() => loadFileDrop())
 
 const { service } = setupMockService({ jobDuration: 2000 })
 stubObjectUrls()
