@@ -2,7 +2,7 @@ import '@testing-library/jest-dom/vitest'
 import { render, screen, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { createRef, version, type ReactNode } from 'react'
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
 import {
   ArtifactViewer,
   ErrorNotice,
@@ -24,6 +24,10 @@ import { ToolsProvider } from '../src/react/index.js'
 import { stubObjectUrls } from './support/objectUrls.js'
 import { fakeClock } from './support/clock.js'
 import { setupMockService } from './support/service.js'
+import { loadFileDrop } from '../src/components/FileDrop.js'
+
+// The file drop's code is a chunk fetched when a drop is first shown: fetch it first, as a page shown before would have.
+beforeAll(() => loadFileDrop())
 
 const { service, server } = setupMockService()
 const { until, drive } = fakeClock(server)

@@ -10,7 +10,7 @@ import { http } from 'msw'
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import type { ComponentType, ReactNode } from 'react'
-import { afterAll, afterEach, describe, expect, it, vi } from 'vitest'
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { MOCK_BASE_URL, MOCK_KEYS } from '../src/mock/index.js'
 import { ToolsProvider } from '../src/entries/index.js'
 import type { ProxyStore, ToolsProxy, ToolsRouteHandlers } from '../src/server/index.js'
@@ -20,6 +20,10 @@ import { stubObjectUrls } from './support/objectUrls.js'
 import { ENTRIES, root } from './support/program.js'
 import { startRedis } from './support/redis.js'
 import { setupMockService } from './support/service.js'
+import { loadFileDrop } from '../src/components/FileDrop.js'
+
+// The file drop's code is a chunk fetched when a drop is first shown: fetch it first, as a page shown before would have.
+beforeAll(() => loadFileDrop())
 
 const { service, server } = setupMockService({ jobDuration: 3_000 })
 const { until, drive, advance } = fakeClock(server)

@@ -1,7 +1,7 @@
 import { QueryClient } from '@tanstack/react-query'
 import { act, fireEvent, render, screen } from '@testing-library/react'
 import { useEffect, useState, type ReactNode } from 'react'
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
 import { MOCK_BASE_URL, MOCK_KEYS } from '../src/mock/index.js'
 import {
   isToolsError,
@@ -16,6 +16,10 @@ import {
 import { ToolRunner } from '../src/components/index.js'
 import { advance, useFakeClock } from './support/clock.js'
 import { fastClient, pngFile, setupMockService } from './support/service.js'
+import { loadFileDrop } from '../src/components/FileDrop.js'
+
+// The file drop's code is a chunk fetched when a drop is first shown: fetch it first, as a page shown before would have.
+beforeAll(() => loadFileDrop())
 
 // A 20-second job, as pdf/create takes on the real service; polled every 3 s, the default.
 const { service } = setupMockService({ jobDuration: 20_000 })

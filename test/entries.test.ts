@@ -11,7 +11,9 @@ function packagesReachedFrom(entry: string): Set<string> {
     if (seen.has(file)) return
     seen.add(file)
     const source = readFileSync(file, 'utf8')
-    for (const [, specifier] of source.matchAll(/(?:import|export)[^'"]*?from\s+'([^']+)'/g)) {
+    // Static imports and the chunks loaded later (`import('./x.js')`): both reach a package.
+    const specifiers = [...source.matchAll(/(?:import|export)[^'"]*?from\s+'([^']+)'|import\(\s*'([^']+)'\s*\)/g)]
+    for (const specifier of specifiers.map((match) => match[1] ?? match[2])) {
       if (specifier!.startsWith('.')) {
         const target = resolve(dirname(file), specifier!).replace(/\.js$/, '')
         const path = [`${target}.ts`, `${target}.tsx`].find((candidate) => {
@@ -23,7 +25,7 @@ function packagesReachedFrom(entry: string): Set<string> {
         })
         expect(path, `${specifier} from ${file}`).toBeDefined()
         visit(path!)
-      } else packages.add(specifier!)
+      } else if (!specifier!.startsWith('node:')) packages.add(specifier!) // Node's own modules are no package
     }
   }
   visit(resolve(__dirname, '..', entry))

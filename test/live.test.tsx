@@ -5,7 +5,7 @@
 import '@testing-library/jest-dom/vitest'
 import { act, render, screen } from '@testing-library/react'
 import { Webhook } from 'standardwebhooks'
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
 import { webhookKey, webhookSignature } from '../src/client/standardWebhooks.js'
 // The client loads its stream's code when a proxy first names one; loaded here, it comes at once,
 // not after real time that the fake clock does not see.
@@ -14,6 +14,7 @@ import { createMockService, MOCK_KEYS } from '../src/mock/index.js'
 import { ToolsProvider, useJob } from '../src/react/index.js'
 import { createToolsProxy, type ToolsProxyOptions } from '../src/server/index.js'
 import { createToolsClient, TOOLS, type Job, type ToolsError } from '../src/tools/index.js'
+import { loadChecks } from '../src/tools/internal.js'
 
 const SERVICE = 'https://tools.cabinet.test/v1'
 const SITE = 'https://partner.test'
@@ -110,6 +111,8 @@ function setup(options: Partial<ToolsProxyOptions> = {}) {
   return { proxy, client, hook }
 }
 const count = (kind: 'events' | 'read' | 'call') => pageRequests.filter((request) => request.kind === kind).length
+// The input checks' chunk loads in real time, which fake timers never advance: load it first.
+beforeAll(() => loadChecks())
 
 beforeEach(() => {
   vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] })

@@ -1,15 +1,18 @@
 // @vitest-environment node
 import { http, HttpResponse } from 'msw'
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
 import { MOCK_KEYS } from '../src/mock/index.js'
 import { createPacer, MAX_TIMER } from '../src/client/pacer.js'
 import { parseRetryAfter, sleep } from '../src/client/retry.js'
 import { createToolsClient, isToolsError, type Presence, type ToolsClientOptions, type Waiting } from '../src/tools/index.js'
 import { setupMockService } from './support/service.js'
 import { TabChannel } from './support/tabs.js'
+import { loadChecks } from '../src/tools/internal.js'
 
 const LIMIT = { limit: 10, windowMs: 1000 }
 const { service, server } = setupMockService({ jobDuration: 2000, rateLimit: LIMIT })
+// The input checks' chunk loads in real time, which fake timers never advance: load it first.
+beforeAll(() => loadChecks())
 
 beforeEach(() => {
   vi.useFakeTimers()

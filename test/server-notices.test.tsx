@@ -3,13 +3,17 @@
 // Fetch); the HTTP round trips are in server.test.ts.
 import '@testing-library/jest-dom/vitest'
 import { act, fireEvent, render, screen, within } from '@testing-library/react'
-import { describe, expect, it, vi } from 'vitest'
+import { beforeAll, describe, expect, it, vi } from 'vitest'
 import { ErrorNotice, ToolRunner } from '../src/components/index.js'
 import { exampleInput } from '../src/mock/index.js'
 import { ru } from '../src/entries/locales/ru.js'
 import { ToolsProvider, type PartialMessages } from '../src/react/index.js'
 import { createToolsProxy, type ToolsProxyOptions } from '../src/server/index.js'
 import { createToolsClient, type ToolsError } from '../src/tools/index.js'
+import { loadFileDrop } from '../src/components/FileDrop.js'
+
+// The file drop's code is a chunk fetched when a drop is first shown: fetch it first, as a page shown before would have.
+beforeAll(() => loadFileDrop())
 
 /** Alice may run one tool, and has no calls left. */
 const proxyOptions: ToolsProxyOptions = {

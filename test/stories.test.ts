@@ -3,7 +3,7 @@
 import userEvent from '@testing-library/user-event'
 import { createElement } from 'react'
 import { configure, render } from '@testing-library/react'
-import { describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { ToolRunner, ToolsProvider } from '../src/components/index.js'
 import { MOCK_BASE_URL, MOCK_KEYS } from '../src/mock/index.js'
 import { TOOLS, type ToolId } from '../src/tools/index.js'
@@ -11,6 +11,10 @@ import * as toolStories from '../stories/tools.stories.js'
 import { stubObjectUrls } from './support/objectUrls.js'
 import { fakeClock } from './support/clock.js'
 import { setupMockService } from './support/service.js'
+import { loadFileDrop } from '../src/components/FileDrop.js'
+
+// The file drop's code is a chunk fetched when a drop is first shown: fetch it first, as Storybook's loader does.
+beforeAll(() => loadFileDrop())
 
 const { default: meta, ...stories } = toolStories
 // The plays' user events run inside this file's own act() steps (the clock below drives them):

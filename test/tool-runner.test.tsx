@@ -3,7 +3,7 @@ import { render, screen, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import type { ReactNode } from 'react'
 import { renderToString } from 'react-dom/server'
-import { describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import {
   ArtifactViewer,
   ErrorNotice,
@@ -21,6 +21,10 @@ import { stubObjectUrls } from './support/objectUrls.js'
 import { fakeClock } from './support/clock.js'
 import { testProxy } from './support/proxy.js'
 import { fastClient, pngFile, setupMockService } from './support/service.js'
+import { loadFileDrop } from '../src/components/FileDrop.js'
+
+// The file drop's code is a chunk fetched when a drop is first shown: fetch it first, as a page shown before would have.
+beforeAll(() => loadFileDrop())
 
 const { service, server } = setupMockService()
 const { until, drive } = fakeClock(server)

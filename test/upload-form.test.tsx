@@ -3,13 +3,17 @@ import { fireEvent, render, screen, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { useState, type ReactElement, type ReactNode } from 'react'
 import { renderToString } from 'react-dom/server'
-import { afterEach, describe, expect, it, vi } from 'vitest'
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { issue, validationError } from '../src/client/errors.js'
 import { FileDrop, UploadForm } from '../src/components/index.js'
 import { MOCK_BASE_URL, MOCK_KEYS } from '../src/mock/index.js'
 import { ToolsProvider, useTool, type UploadProgress, type UseToolResult } from '../src/react/index.js'
 import { fakeClock } from './support/clock.js'
 import { pdfFile, pngFile, setupMockService } from './support/service.js'
+import { loadFileDrop } from '../src/components/FileDrop.js'
+
+// The file drop's code is a chunk fetched when a drop is first shown: fetch it first, as a page shown before would have.
+beforeAll(() => loadFileDrop())
 
 const { service, server } = setupMockService()
 const { advance, until, drive } = fakeClock(server)
@@ -128,7 +132,14 @@ describe('<UploadForm> choosing a file', () => {
     expect(service.log).toHaveLength(0)
   })
 
-  it('honours a maxSize of the caller', async () => {
+  it('honours a maxBytes of the caller', async () => {
+    const { container } = renderIn(<UploadForm tool="floorplan/create" maxBytes={10} />)
+    await drive(userEvent.upload(fileInput(container), pdfFile('plan.pdf')))
+    await until(() => expect(screen.getByRole('alert')).toHaveTextContent('“plan.pdf” is larger than 10 bytes.'))
+    expect(zone()).toHaveAccessibleDescription(expect.stringContaining('Up to 10 bytes'))
+  })
+
+  it('honours a maxSize of the caller (the old name of maxBytes)', async () => {
     const { container } = renderIn(<UploadForm tool="floorplan/create" maxSize={10} />)
     await drive(userEvent.upload(fileInput(container), pdfFile('plan.pdf')))
     await until(() => expect(screen.getByRole('alert')).toHaveTextContent('“plan.pdf” is larger than 10 bytes.'))

@@ -2,15 +2,22 @@ import '@testing-library/jest-dom/vitest'
 import { focusManager, onlineManager } from '@tanstack/react-query'
 import { act, fireEvent, render, within } from '@testing-library/react'
 import type { ReactNode } from 'react'
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
 import { JobProgress, ToolRunner, UploadForm } from '../src/components/index.js'
 import { MOCK_BASE_URL, MOCK_KEYS } from '../src/mock/index.js'
 import { ToolsProvider } from '../src/react/index.js'
+import { loadChecks } from '../src/tools/internal.js'
 import { stubObjectUrls } from './support/objectUrls.js'
 import { fastClient, pngFile, setupMockService } from './support/service.js'
+import { loadFileDrop } from '../src/components/FileDrop.js'
+
+// The file drop's code is a chunk fetched when a drop is first shown: fetch it first, as a page shown before would have.
+beforeAll(() => loadFileDrop())
 
 const { service } = setupMockService({ jobDuration: 2000 })
 stubObjectUrls()
+// The input checks' chunk loads in real time, which fake timers never advance: load it first.
+beforeAll(() => loadChecks())
 
 beforeEach(() => {
   vi.useFakeTimers()

@@ -63,7 +63,7 @@ export function createClient(tools: readonly ToolDefinition[], options: ToolsCli
 
   /** POSTs a tool call; validation first, so bad input never reaches the service. */
   async function call(tool: ToolDefinition, input: unknown, opts: CallOptions): Promise<{ response: Response; body: unknown }> {
-    const value = await validate(tool, input)
+    const value = await validate(tool, input, opts)
     const post = { ...encode(tool, value, options.fileFields), idempotencyKey: opts.idempotencyKey ?? newIdempotencyKey() }
     const response = await send(tool, base() + tool.path, opts, { ...post, onUploadProgress: opts.onUploadProgress })
     return { response, body: await readBody(response) }

@@ -1,5 +1,7 @@
-import type { ToolDefinition } from './definition.js'
+import type { CallOptions, ToolDefinition } from './definition.js'
 import { issue, ToolsError, validationError, type ValidationIssue } from './errors.js'
+import { pagePresence } from './presence.js'
+import { sleep } from './retry.js'
 
 /** A tool call's body, as the transport sends it. */
 export interface Body {
@@ -7,9 +9,31 @@ export interface Body {
   contentType?: string
 }
 
+type WaitOptions = Pick<CallOptions, 'signal' | 'onWait' | 'presence'>
+
+/**
+ * The schema's verdict. A schema may load its checks when first used (the catalogue's do): when
+ * that load fails offline, the call waits for the connection like any request, and says so.
+ */
+async function verdict(tool: ToolDefinition, input: unknown, { signal, onWait, presence = pagePresence }: WaitOptions) {
+  for (;;) {
+    try {
+      return await tool.input['~standard'].validate(input)
+    } catch (cause) {
+      if (!presence.offline()) throw new ToolsError('network', 'The input checks could not be loaded.', { tool: tool.id, cause })
+      onWait?.({ reason: 'offline' })
+      try {
+        await sleep(Infinity, signal, tool.id, presence.subscribe)
+      } finally {
+        onWait?.(null)
+      }
+    }
+  }
+}
+
 /** Checks an input against its tool's schema: one issue per field, so bad input never reaches the service. */
-export async function validate(tool: ToolDefinition, input: unknown): Promise<Record<string, unknown>> {
-  const result = await tool.input['~standard'].validate(input)
+export async function validate(tool: ToolDefinition, input: unknown, opts: WaitOptions = {}): Promise<Record<string, unknown>> {
+  const result = await verdict(tool, input, opts)
   if (!result.issues) return result.value as Record<string, unknown>
   const byField = new Map<string, ValidationIssue>()
   for (const problem of result.issues) {

@@ -1,6 +1,6 @@
 'use client'
 import { useEffect, useId, useState, useSyncExternalStore, type ForwardedRef } from 'react'
-import { useArtifact } from '../react/index.js'
+import { useArtifact, type ArtifactKind } from '../react/index.js'
 import { artifactFileName } from './artifactFile.js'
 import { cx, withRef, type RootProps } from './classNames.js'
 import { ErrorNotice } from './ErrorNotice.js'
@@ -51,11 +51,9 @@ interface ArtifactViewProps extends ArtifactViewerProps {
 function ArtifactView({ url, title, className, onRetry, rootRef, ...rest }: ArtifactViewProps) {
   const root = { ...rest, ref: rootRef }
   const messages = useMessages()
-  const format = useFormat()
   const { objectUrl, blob, kind, error, fileName: given, navigable } = useArtifact(url)
   const canShowPdf = usePdfViewer()
   const page = usePageText(kind === 'html' ? blob : undefined)
-  const nameId = useId()
   const classes = cx('ct-artifact-viewer', className)
 
   if (error || !url) {
@@ -84,82 +82,110 @@ function ArtifactView({ url, title, className, onRetry, rootRef, ...rest }: Arti
   }
 
   const fileName = artifactFileName(url, blob.type, given)
-  const kindName = messages.artifact.kinds[kind]
   // Browsers without a PDF viewer (most phones) would show an empty frame: the card's links serve instead.
   const framed = kind === 'html' || (kind === 'pdf' && canShowPdf)
-  const preview =
-    kind === 'image' ? (
-      <img className="ct-artifact-viewer__image" src={objectUrl} alt={title ?? kindName} />
-    ) : kind === 'video' ? (
-      <video
-        className="ct-artifact-viewer__video"
-        src={objectUrl}
-        controls
-        playsInline
-        preload="metadata"
-        aria-label={title ?? kindName}
-      />
-    ) : framed ? (
-      // An HTML page is generated content from the network: shown from its text (srcdoc) in an
-      // empty sandbox, so it has an opaque origin and no scripts, forms, popups or top navigation,
-      // and there is no blob: URL of it to open as a page of the host's origin. Adding
-      // allow-scripts together with allow-same-origin would let it act as the partner's site.
-      // A PDF is not sandboxed: browsers refuse to show one in a sandboxed frame.
-      <iframe
-        className={`ct-artifact-viewer__frame ct-artifact-viewer__frame--${kind}`}
-        src={kind === 'html' ? undefined : objectUrl}
-        srcDoc={kind === 'html' ? (page ?? '') : undefined}
-        sandbox={kind === 'html' ? '' : undefined}
-        referrerPolicy="no-referrer"
-        title={title ?? (kind === 'html' ? messages.artifact.iframeTitle : fileName)}
-        width="100%"
-        // With no stylesheet: a whole A4 page of a PDF at a column's width.
-        height={kind === 'pdf' ? 900 : 480}
-      />
-    ) : null
-
+  const preview = kind === 'image' || kind === 'video' || framed
+  const file = { kind, objectUrl, fileName, title, page }
+  const bar = <FileBar file={file} size={blob.size} navigable={navigable} icon={!preview} />
   return (
     <figure {...root} className={classes} data-state="ready" data-kind={kind}>
-      {preview && <div className="ct-artifact-viewer__preview">{preview}</div>}
-      <figcaption className="ct-artifact-viewer__bar">
-        {!preview && <FileIcon className="ct-artifact-viewer__file-icon" />}
-        <span className="ct-artifact-viewer__info">
-          <span className="ct-artifact-viewer__name" id={nameId} title={fileName}>
-            {fileName}
-          </span>{' '}
-          <span className="ct-artifact-viewer__meta">
-            {kindName} · {format.bytes(blob.size)}
-          </span>
-        </span>{' '}
-        <span className="ct-artifact-viewer__actions">
-          {/* Described by the file name: a page of several viewers has several "Download" links. */}
-          <a
-            className="ct-button ct-button--secondary ct-artifact-viewer__download"
-            href={objectUrl}
-            download={fileName}
-            aria-describedby={nameId}
-          >
-            <DownloadIcon />
-            {messages.artifact.download}
-          </a>
-          {navigable && (
-            <>
-              {' '}
-              <a
-                className="ct-button ct-button--quiet ct-artifact-viewer__open"
-                href={objectUrl}
-                target="_blank"
-                rel="noopener noreferrer"
-                aria-describedby={nameId}
-              >
-                <ExternalLinkIcon />
-                {messages.artifact.openInNewTab}
-              </a>
-            </>
-          )}
-        </span>
-      </figcaption>
+      {/* A frame (a PDF viewer's toolbar, a page) holds many Tab stops: the file's actions come before it. */}
+      {framed && bar}
+      {preview && (
+        <div className="ct-artifact-viewer__preview">
+          <Preview file={file} />
+        </div>
+      )}
+      {!framed && bar}
     </figure>
+  )
+}
+
+/** A ready file, as its parts show it. */
+interface ReadyFile {
+  kind: ArtifactKind
+  objectUrl: string
+  fileName: string
+  title: string | undefined
+  /** An HTML file's text, once read. */
+  page: string | undefined
+}
+
+/** The file itself: a picture, a video, or a PDF or HTML page in a frame. */
+function Preview({ file: { kind, objectUrl, fileName, title, page } }: { file: ReadyFile }) {
+  const messages = useMessages()
+  const kindName = messages.artifact.kinds[kind]
+  if (kind === 'image') return <img className="ct-artifact-viewer__image" src={objectUrl} alt={title ?? kindName} />
+  if (kind === 'video') {
+    return (
+      <video className="ct-artifact-viewer__video" src={objectUrl} controls playsInline preload="metadata" aria-label={title ?? kindName} />
+    )
+  }
+  // An HTML page is generated content from the network: shown from its text (srcdoc) in an
+  // empty sandbox, so it has an opaque origin and no scripts, forms, popups or top navigation,
+  // and there is no blob: URL of it to open as a page of the host's origin. Adding
+  // allow-scripts together with allow-same-origin would let it act as the partner's site.
+  // A PDF is not sandboxed: browsers refuse to show one in a sandboxed frame.
+  return (
+    <iframe
+      className={`ct-artifact-viewer__frame ct-artifact-viewer__frame--${kind}`}
+      src={kind === 'html' ? undefined : objectUrl}
+      srcDoc={kind === 'html' ? (page ?? '') : undefined}
+      sandbox={kind === 'html' ? '' : undefined}
+      referrerPolicy="no-referrer"
+      title={title ?? (kind === 'html' ? messages.artifact.iframeTitle : fileName)}
+      width="100%"
+      // With no stylesheet: most of a page of a PDF at a column's width, its actions in view above it.
+      height={kind === 'pdf' ? 600 : 480}
+    />
+  )
+}
+
+/** The file's name, kind and size, Download, and "Open in a new tab" for passive types. */
+function FileBar(props: { file: ReadyFile; size: number; navigable: boolean; icon: boolean }) {
+  const { file: { kind, objectUrl, fileName }, size, navigable, icon } = props
+  const messages = useMessages()
+  const format = useFormat()
+  const nameId = useId()
+  return (
+    <figcaption className="ct-artifact-viewer__bar">
+      {icon && <FileIcon className="ct-artifact-viewer__file-icon" />}
+      <span className="ct-artifact-viewer__info">
+        <span className="ct-artifact-viewer__name" id={nameId} title={fileName}>
+          {fileName}
+        </span>{' '}
+        <span className="ct-artifact-viewer__meta">
+          {messages.artifact.kinds[kind]} · {format.bytes(size)}
+        </span>
+      </span>{' '}
+      <span className="ct-artifact-viewer__actions">
+        {/* Described by the file name: a page of several viewers has several "Download" links. */}
+        <a
+          className="ct-button ct-button--secondary ct-artifact-viewer__download"
+          href={objectUrl}
+          download={fileName}
+          aria-describedby={nameId}
+        >
+          <DownloadIcon />
+          {messages.artifact.download}
+        </a>
+        {navigable && (
+          <>
+            {' '}
+            <a
+              className="ct-button ct-button--quiet ct-artifact-viewer__open"
+              href={objectUrl}
+              target="_blank"
+              rel="noopener noreferrer"
+              aria-describedby={nameId}
+            >
+              <ExternalLinkIcon />
+              {messages.artifact.openInNewTab}
+            </a>
+          </>
+        )}
+      </span>
+    </figcaption>
   )
 }
 

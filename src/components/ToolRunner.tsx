@@ -38,7 +38,9 @@ export interface ToolRunnerProps<T extends ToolId> extends RootProps {
   onResult?: (result: ToolResult<T>) => void
   /** A file tool's accepted types, as `<UploadForm accept>`. Default: the catalogue row's. */
   accept?: UploadFormProps['accept']
-  /** A file tool's largest file in bytes, as `<UploadForm maxSize>`. Default 20 MB, 200 MB for video. */
+  /** A file tool's largest file in bytes, as `<UploadForm maxBytes>`. Default 20 MB, 200 MB for video. */
+  maxBytes?: number
+  /** @deprecated The old name of `maxBytes`, still honoured when `maxBytes` is not given. */
   maxSize?: number
   /**
    * The level of its title's heading (default 2, an `<h2>`), or `false` for no title and no
@@ -84,6 +86,194 @@ function readForm(fields: InputFieldSpec[], values: Values): Record<string, unkn
   return input
 }
 
+/** The options field's problem: not JSON (and where), or JSON but not an object. */
+function useOptionsIssues(): (shown: Values) => Promise<ValidationIssue[]> {
+  const messages = useMessages()
+  return async (shown) => [await jsonFieldIssue(messages, OPTIONS, shown[OPTIONS] ?? '')].filter((issue) => issue !== undefined)
+}
+
+/**
+ * Inline validation: the client's own check, shown for the fields a person has left. Only the
+ * latest check is shown: an earlier one may answer after it.
+ */
+function useInlineChecks<T extends ToolId>(tool: T, fields: InputFieldSpec[], values: Values) {
+  const { client } = useToolsContext()
+  const optionsIssues = useOptionsIssues()
+  const [touched, setTouched] = useState<ReadonlySet<string>>(new Set())
+  const [localIssues, setLocalIssues] = useState<ValidationIssue[]>([])
+  const checks = useRef(0)
+  const check = async (visited: ReadonlySet<string>, shown: Values) => {
+    const id = ++checks.current
+    const input = readForm(fields, shown)
+    const issues = input ? await client.validate(tool, input as ToolInput<T>) : await optionsIssues(shown)
+    if (id === checks.current) setLocalIssues(issues.filter((issue) => visited.has(issue.field)))
+  }
+  // A field left by a press on the form's button is checked when the press ends, after its click:
+  // a check between press and release would move the button under the pointer, losing the click.
+  const deferred = useRef<(() => void) | null>(null)
+  const pressing = useRef(false)
+  const leave = (field: string, event: FocusEvent) => {
+    const visited = new Set(touched).add(field)
+    setTouched(visited)
+    const next = event.relatedTarget
+    const shown = values
+    if (pressing.current && next instanceof HTMLButtonElement && next.type === 'submit') {
+      deferred.current = () => void check(visited, shown)
+    } else void check(visited, values)
+  }
+  const press = () => {
+    pressing.current = true
+    document.addEventListener(
+      'mouseup',
+      // After the click the release makes: a submit has checked everything and dropped the deferred check.
+      () => setTimeout(() => {
+        pressing.current = false
+        deferred.current?.()
+        deferred.current = null
+      }),
+      { once: true },
+    )
+  }
+  /** A submit checks every field: no earlier check's answer or deferred check may show after it. */
+  const submitted = (formOk: boolean) => {
+    setTouched(new Set([...fields.map((field) => field.name), OPTIONS]))
+    const id = ++checks.current
+    deferred.current = null
+    if (formOk) setLocalIssues([])
+    else void optionsIssues(values).then((issues) => id === checks.current && setLocalIssues(issues))
+  }
+  return { touched, localIssues, check, leave, press, submitted }
+}
+
+interface FieldControlsProps {
+  controls: Control[]
+  values: Values
+  setValues: (values: Values) => void
+  inline: ReturnType<typeof useInlineChecks>
+  shownError: ToolsError | null
+  busy: boolean
+  listing: boolean
+  idOf: (field: string) => string
+}
+
+/** One control: its label, the input (a JSON textarea for options), a hint, its problem. */
+function FieldControl({ control, props }: { control: Control; props: FieldControlsProps }) {
+  const { name, type, required } = control
+  const { values, setValues, inline, shownError, busy, listing, idOf } = props
+  const messages = useMessages()
+  const id = idOf(name)
+  const hintId = name === OPTIONS ? `${id}-hint` : listing && !required ? idOf('listing-hint') : undefined
+  const common = {
+    id,
+    name,
+    value: values[name] ?? '',
+    required,
+    disabled: busy,
+    'aria-invalid': Boolean(shownError?.issues.some((issue) => issue.field === name)),
+    'aria-describedby': cx(`${id}-error`, hintId),
+    onBlur: (event: FocusEvent<HTMLInputElement | HTMLTextAreaElement>) => inline.leave(name, event),
+  }
+  // A field already checked is checked again as it is fixed: its problem goes while the
+  // person types, not when they leave it (when the button below would jump).
+  const change = (event: ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) => {
+    const next = { ...values, [name]: event.target.value }
+    setValues(next)
+    if (inline.touched.has(name)) void inline.check(inline.touched, next)
+  }
+  return (
+    <div className="ct-field">
+      <label className="ct-label" htmlFor={id}>
+        {messages.fields[name]}
+        {!required && <span className="ct-label__optional"> {messages.fields.optional}</span>}
+      </label>
+      {/* With no stylesheet the label sits above its field, not run into it; the theme's grid does it otherwise. */}
+      <br />
+      {type === 'json' ? (
+        <textarea {...common} className="ct-input ct-input--code" rows={3} spellCheck={false} onChange={change} />
+      ) : (
+        <input
+          {...common}
+          className="ct-input"
+          type={type === 'number' ? 'number' : 'text'}
+          step={type === 'number' ? 'any' : undefined}
+          inputMode={type === 'number' ? 'decimal' : undefined}
+          onChange={change}
+        />
+      )}
+      {name === OPTIONS && (
+        <p className="ct-hint" id={hintId}>
+          {messages.fields.optionsHint}
+        </p>
+      )}
+      <FieldError error={shownError} field={name} id={`${id}-error`} />
+    </div>
+  )
+}
+
+function FieldControls(props: FieldControlsProps) {
+  const messages = useMessages()
+  return (
+    <div className="ct-tool-runner__fields">
+      {props.controls.map((control) => (
+        <FieldControl key={control.name} control={control} props={props} />
+      ))}
+      {props.listing && (
+        <p className="ct-hint" id={props.idOf('listing-hint')}>
+          {messages.fields.listingHint}
+        </p>
+      )}
+    </div>
+  )
+}
+
+/** The validation problems to show: the run's own, else those of the inline checks. */
+function shownErrorOf(error: unknown, localIssues: ValidationIssue[]): ToolsError | null {
+  if (isToolsError(error) && error.kind === 'validation') return error
+  return localIssues.length ? new ToolsError('validation', '', { issues: localIssues }) : null
+}
+
+function RunButton({ label, busy }: { label: string; busy: boolean }) {
+  return (
+    <div className="ct-tool-runner__actions">
+      <button type="submit" className="ct-button" disabled={busy}>
+        {label}
+      </button>
+    </div>
+  )
+}
+
+/** The tool's title and description, unless the page titles it (`heading={false}`). */
+function RunnerHeader({ tool, heading, titleId }: { tool: ToolId; heading: ToolRunnerProps<ToolId>['heading']; titleId: string }) {
+  const messages = useMessages()
+  if (!heading) return null
+  const Heading = `h${heading}` as const
+  return (
+    <header className="ct-tool-runner__header">
+      <Heading className="ct-tool-runner__title" id={titleId}>
+        {messages.tools[tool].title}
+      </Heading>
+      <p className="ct-tool-runner__description">{messages.tools[tool].description}</p>
+    </header>
+  )
+}
+
+/** Each result is reported once; focus goes to the notice when something failed (to the result in RunOutcome). */
+function useReport<T extends ToolId>(hook: UseToolResult<T>, onResult: ToolRunnerProps<T>['onResult']) {
+  const notice = useRef<HTMLDivElement>(null)
+  const reported = useRef<unknown>(null)
+  const { phase, result, error } = hook
+  useEffect(() => {
+    if (phase === 'succeeded' && result && reported.current !== result) {
+      reported.current = result
+      onResult?.(result)
+    } else if (phase === 'failed' && error && reported.current !== error) {
+      reported.current = error
+      notice.current?.focus()
+    }
+  }, [phase, result, error, onResult])
+  return notice
+}
+
 /**
  * The whole flow of one tool: its fields (or a file drop), inline validation, submit, the job's
  * progress, the result with its files, and errors in place. One button goes on from each state:
@@ -99,165 +289,45 @@ function readForm(fields: InputFieldSpec[], values: Values): Record<string, unkn
  * <ToolRunner tool="valuation/rent" input={{ city: 'Kazan' }} />
  */
 export const ToolRunner = withRef(function ToolRunner<T extends ToolId>(
-  { tool, input, onResult, accept, maxSize, heading = 2, className, ...root }: ToolRunnerProps<T>,
+  { tool, input, onResult, accept, maxBytes, maxSize, heading = 2, className, ...root }: ToolRunnerProps<T>,
   ref: ForwardedRef<HTMLElement>,
 ) {
   const { client } = useToolsContext()
   const messages = useMessages()
   const hook = useTool(tool)
   const row: Tool = getTool(tool)
-  const listing = 'listing' in row && row.listing
   const fields = inputFields(tool)
   const named = fields.filter((field) => field.type !== 'file')
   const isFileTool = row.body === 'multipart'
-  const controls: Control[] = named.length ? named : [{ name: OPTIONS, type: 'json', required: false }]
   const baseId = useId()
   const idOf = (field: string) => `${baseId}-${field}`
-  const listingHintId = idOf('listing-hint')
 
   const [values, setValues] = useState(() => initialValues(fields, (input ?? {}) as Record<string, unknown>))
-  const [touched, setTouched] = useState<ReadonlySet<string>>(new Set())
-  const [localIssues, setLocalIssues] = useState<ValidationIssue[]>([])
-  const notice = useRef<HTMLDivElement>(null)
-
-  const { phase, error, result, job } = hook
-  const Heading = `h${heading || 2}` as const
+  const inline = useInlineChecks(tool, fields, values)
+  const notice = useReport(hook, onResult)
+  const { phase, error, job } = hook
   const busy = isBusy(phase)
   // Once the cap that refused the run resets, the form runs again and its notice is done.
   const waitOver = useWaitOver(error, client.interpret)
   const action = submitAction(phase, error, client.interpret, waitOver)
   const formInput = readForm(fields, values)
-  // The options field's problem: not JSON (and where), or JSON but not an object.
-  const optionsIssues = async (shown: Values) =>
-    [await jsonFieldIssue(messages, OPTIONS, shown[OPTIONS] ?? '')].filter((issue) => issue !== undefined)
-
-  // Inline validation: the client's own check, shown for the fields a person has left. Only the
-  // latest check is shown: an earlier one may answer after it.
-  const checks = useRef(0)
-  const check = async (visited: ReadonlySet<string>, shown: Values) => {
-    const id = ++checks.current
-    const input = readForm(fields, shown)
-    const issues = input ? await client.validate(tool, input as ToolInput<T>) : await optionsIssues(shown)
-    if (id === checks.current) setLocalIssues(issues.filter((issue) => visited.has(issue.field)))
-  }
-  // A field left by a press on the form's button is checked when the press ends, after its click:
-  // a check between press and release would move the button under the pointer, losing the click.
-  const deferred = useRef<(() => void) | null>(null)
-  const leave = (field: string, event: FocusEvent) => {
-    const visited = new Set(touched).add(field)
-    setTouched(visited)
-    const next = event.relatedTarget
-    const shown = values
-    if (pressing.current && next instanceof HTMLButtonElement && next.type === 'submit') {
-      deferred.current = () => void check(visited, shown)
-    } else void check(visited, values)
-  }
-  const pressing = useRef(false)
-  const press = () => {
-    pressing.current = true
-    document.addEventListener(
-      'mouseup',
-      // After the click the release makes: a submit has checked everything and dropped the deferred check.
-      () => setTimeout(() => {
-        pressing.current = false
-        deferred.current?.()
-        deferred.current = null
-      }),
-      { once: true },
-    )
-  }
-
-  const shownError =
-    isToolsError(error) && error.kind === 'validation'
-      ? error
-      : localIssues.length
-        ? new ToolsError('validation', '', { issues: localIssues })
-        : null
-
-  // Each result is reported once; focus goes to the notice when something failed (to the result in RunOutcome).
-  const reported = useRef<unknown>(null)
-  useEffect(() => {
-    if (phase === 'succeeded' && result && reported.current !== result) {
-      reported.current = result
-      onResult?.(result)
-    } else if (phase === 'failed' && error && reported.current !== error) {
-      reported.current = error
-      notice.current?.focus()
-    }
-  }, [phase, result, error, onResult])
+  const shownError = shownErrorOf(error, inline.localIssues)
 
   const submit = (event: FormEvent) => {
     event.preventDefault()
     // Enter in a lone field submits even with the button gone: the notice's "Try again" is the way on.
     if (busy || !action) return
-    setTouched(new Set([...fields.map((field) => field.name), OPTIONS]))
-    const id = ++checks.current
-    deferred.current = null
-    if (formInput) {
-      setLocalIssues([])
-      hook.run(formInput as ToolInput<T>)
-    } else void optionsIssues(values).then((issues) => id === checks.current && setLocalIssues(issues))
+    inline.submitted(Boolean(formInput))
+    if (formInput) hook.run(formInput as ToolInput<T>)
   }
 
   const fieldControls = (
-    <div className="ct-tool-runner__fields">
-      {controls.map(({ name, type, required }) => {
-        const id = idOf(name)
-        const hintId = name === OPTIONS ? `${id}-hint` : listing && !required ? listingHintId : undefined
-        const common = {
-          id,
-          name,
-          value: values[name] ?? '',
-          required,
-          disabled: busy,
-          'aria-invalid': Boolean(shownError?.issues.some((issue) => issue.field === name)),
-          'aria-describedby': cx(`${id}-error`, hintId),
-          onBlur: (event: FocusEvent<HTMLInputElement | HTMLTextAreaElement>) => leave(name, event),
-        }
-        // A field already checked is checked again as it is fixed: its problem goes while the
-        // person types, not when they leave it (when the button below would jump).
-        const change = (event: ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) => {
-          const next = { ...values, [name]: event.target.value }
-          setValues(next)
-          if (touched.has(name)) void check(touched, next)
-        }
-        return (
-          <div className="ct-field" key={name}>
-            <label className="ct-label" htmlFor={id}>
-              {messages.fields[name]}
-              {!required && <span className="ct-label__optional"> {messages.fields.optional}</span>}
-            </label>
-            {/* With no stylesheet the label sits above its field, not run into it; the theme's grid does it otherwise. */}
-            <br />
-            {type === 'json' ? (
-              <textarea {...common} className="ct-input ct-input--code" rows={3} spellCheck={false} onChange={change} />
-            ) : (
-              <input
-                {...common}
-                className="ct-input"
-                type={type === 'number' ? 'number' : 'text'}
-                step={type === 'number' ? 'any' : undefined}
-                inputMode={type === 'number' ? 'decimal' : undefined}
-                onChange={change}
-              />
-            )}
-            {name === OPTIONS && (
-              <p className="ct-hint" id={hintId}>
-                {messages.fields.optionsHint}
-              </p>
-            )}
-            <FieldError error={shownError} field={name} id={`${id}-error`} />
-          </div>
-        )
-      })}
-      {listing && (
-        <p className="ct-hint" id={listingHintId}>
-          {messages.fields.listingHint}
-        </p>
-      )}
-    </div>
+    <FieldControls
+      controls={named.length ? named : [{ name: OPTIONS, type: 'json', required: false }]}
+      {...{ values, setValues, inline, shownError, busy, idOf }}
+      listing={Boolean('listing' in row && row.listing)}
+    />
   )
-
   // The upload form shows its own errors; the job's failure is told by its progress.
   const showNotice = error && !isFileTool && !waitOver && !(job && error.kind === 'job-failed')
 
@@ -270,43 +340,27 @@ export const ToolRunner = withRef(function ToolRunner<T extends ToolId>(
       className={cx('ct-tool-runner', className)}
       data-state={phase}
     >
-      {heading && (
-        <header className="ct-tool-runner__header">
-          <Heading className="ct-tool-runner__title" id={idOf('title')}>
-            {messages.tools[tool].title}
-          </Heading>
-          <p className="ct-tool-runner__description">{messages.tools[tool].description}</p>
-        </header>
-      )}
-
+      <RunnerHeader tool={tool} heading={heading} titleId={idOf('title')} />
       {isFileTool ? (
         <UploadForm
           tool={tool as FileToolId}
           state={hook as unknown as UseToolResult<FileToolId>}
           options={formInput}
           accept={accept}
-          maxSize={maxSize}
+          maxBytes={maxBytes ?? maxSize}
           className="ct-tool-runner__form"
         >
           {named.length > 0 && fieldControls}
         </UploadForm>
       ) : (
-        <form className="ct-tool-runner__form" onSubmit={submit} onMouseDown={press} noValidate>
+        <form className="ct-tool-runner__form" onSubmit={submit} onMouseDown={inline.press} noValidate>
           {fieldControls}
-          {action && (
-            <div className="ct-tool-runner__actions">
-              <button type="submit" className="ct-button" disabled={busy}>
-                {messages.runner[action]}
-              </button>
-            </div>
-          )}
+          {action && <RunButton label={messages.runner[action]} busy={busy} />}
         </form>
       )}
-
       <div className="ct-tool-runner__status" role="status">
         {phase === 'submitting' && !isFileTool ? messages.phase.submitting : ''}
       </div>
-
       {/* The upload form shows a file tool's waits. */}
       {!isFileTool && <WaitNotice waiting={hook.waiting} className="ct-tool-runner__wait" />}
       {showNotice && <ErrorNotice ref={notice} error={error} onRetry={hook.retry} fieldId={idOf} />}

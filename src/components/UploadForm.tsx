@@ -1,5 +1,5 @@
 'use client'
-import { useEffect, useId, useRef, useState, type ForwardedRef, type FormEvent, type ReactNode } from 'react'
+import { useEffect, useId, useRef, useState, type ForwardedRef, type FormEvent, type ReactNode, type Ref } from 'react'
 import type { Accept } from 'react-dropzone'
 import {
   isBusy,
@@ -37,6 +37,8 @@ export interface UploadFormProps<T extends FileToolId = FileToolId> extends Omit
   /** Accepted types (react-dropzone's form). Default: the tool's `accept` from the catalogue. */
   accept?: Accept
   /** Largest file accepted, in bytes. Default 20 MB, or 200 MB for video (see `FileDrop`). */
+  maxBytes?: number
+  /** @deprecated The old name of `maxBytes`, still honoured when `maxBytes` is not given. */
   maxSize?: number
   /** Extra fields, rendered inside the form before the submit button and locked while a run is in flight. */
   children?: ReactNode
@@ -95,39 +97,8 @@ function OwnUploadForm<T extends FileToolId>(props: UploadFormProps<T> & ViewPro
   return <UploadFormView {...props} state={state} outcome={outcome} />
 }
 
-function UploadFormView<T extends FileToolId>({
-  tool,
-  state,
-  options,
-  accept,
-  maxSize,
-  children,
-  submitLabel,
-  onSubmitted,
-  className,
-  formRef,
-  outcome,
-  ...root
-}: UploadFormProps<T> & ViewProps & { state: UseToolResult<T> }) {
-  const messages = useMessages()
-  const { client } = useToolsContext()
-  const [file, setFile] = useState<File | null>(null)
-  const { phase, error, uploadProgress, waiting, run, reset, retry, needsFile, current } = state
-  // A run cut off mid-upload: finishing it sends its own options again, with the file chosen anew.
-  const resumed = needsFile ? current : undefined
-  // A run under way locks the form until it ends.
-  const inFlight = isBusy(phase)
-  // Once the cap that refused the run resets, the form runs again and its notice is done.
-  const waitOver = useWaitOver(error, client.interpret)
-  const action = submitAction(phase, error, client.interpret, waitOver)
-  // A job's own failure belongs to its progress (`<JobProgress>`), not to the form that sent it.
-  const failed = phase === 'failed' && error !== null && error.kind !== 'job-failed' && !waitOver
-
-  const ids = useId()
-  const dropId = `${ids}-file`
-  const fileErrorId = `${ids}-file-error`
-  const fileIssue = failed ? issueFor(error, 'file') : undefined
-
+/** What the form sent, told to `onSubmitted` once the service took it, or to focus the notice when it failed. */
+function useSubmitted(phase: UseToolResult<FileToolId>['phase'], error: unknown, onSubmitted: UploadFormProps['onSubmitted']) {
   const submitRef = useRef<HTMLButtonElement>(null)
   const noticeRef = useRef<HTMLDivElement>(null)
   // The input of a submit from this form, until the service takes it or the run ends.
@@ -152,6 +123,99 @@ function UploadFormView<T extends FileToolId>({
     // Keeps focus on a control that stays: fields and the drop area lock while the run is in flight.
     submitRef.current?.focus()
   }
+  return { submitRef, noticeRef, send }
+}
+
+interface DropPartProps {
+  tool: FileToolId
+  state: UseToolResult<FileToolId>
+  accept?: Accept
+  maxBytes?: number
+  file: File | null
+  onFileChange: (file: File | null) => void
+  /** Whether the last run failed (for reasons of its own, not its job's). */
+  failed: boolean
+  dropId: string
+}
+
+/** The drop with the file's problem under it, and a word on the file a cut-off run needs again. */
+function DropPart({ tool, state, accept, maxBytes, file, onFileChange, failed, dropId }: DropPartProps) {
+  const messages = useMessages()
+  const { phase, error, uploadProgress, reset, needsFile, current } = state
+  const fileErrorId = `${dropId}-error`
+  const fileIssue = failed ? issueFor(error, 'file') : undefined
+  const resumed = needsFile ? current : undefined
+  return (
+    <div className="ct-upload-form__drop">
+      <FileDrop
+        tool={tool}
+        accept={accept}
+        maxBytes={maxBytes}
+        file={file}
+        onFileChange={onFileChange}
+        progress={uploadProgress}
+        uploading={phase === 'submitting'}
+        onCancel={reset}
+        disabled={isBusy(phase)}
+        id={dropId}
+        aria-describedby={fileIssue ? fileErrorId : undefined}
+        invalid={Boolean(fileIssue)}
+      />
+      <FieldError className="ct-upload-form__file-error" error={error} field="file" id={fileErrorId} />
+      {resumed?.file && (
+        <p className="ct-hint ct-upload-form__resume" role="status">
+          {messages.runner.needsFile(resumed.file.name)}
+        </p>
+      )}
+    </div>
+  )
+}
+
+interface SubmitButtonProps {
+  buttonRef: Ref<HTMLButtonElement>
+  noFile: boolean
+  inFlight: boolean
+  children: ReactNode
+}
+
+/**
+ * The form's button: `disabled` with no file, `aria-disabled` (still focusable, so focus is not
+ * lost) while a run is in flight.
+ */
+function SubmitButton({ buttonRef, noFile, inFlight, children }: SubmitButtonProps) {
+  return (
+    <div className="ct-upload-form__actions">
+      <button
+        ref={buttonRef}
+        type="submit"
+        className="ct-button ct-upload-form__submit"
+        disabled={noFile}
+        aria-disabled={inFlight || undefined}
+      >
+        {children}
+      </button>
+    </div>
+  )
+}
+
+function UploadFormView<T extends FileToolId>(props: UploadFormProps<T> & ViewProps & { state: UseToolResult<T> }) {
+  const { tool, state, options, accept, maxBytes, maxSize, children, submitLabel, onSubmitted, className, formRef, outcome, ...root } =
+    props
+  const messages = useMessages()
+  const { client } = useToolsContext()
+  const [file, setFile] = useState<File | null>(null)
+  const { phase, error, waiting, run, reset, retry, needsFile, current } = state
+  // A run cut off mid-upload: finishing it sends its own options again, with the file chosen anew.
+  const resumed = needsFile ? current : undefined
+  // A run under way locks the form until it ends.
+  const inFlight = isBusy(phase)
+  // Once the cap that refused the run resets, the form runs again and its notice is done.
+  const waitOver = useWaitOver(error, client.interpret)
+  const action = submitAction(phase, error, client.interpret, waitOver)
+  // A job's own failure belongs to its progress (`<JobProgress>`), not to the form that sent it.
+  const failed = phase === 'failed' && error !== null && error.kind !== 'job-failed' && !waitOver
+  const dropId = `${useId()}-file`
+  const { submitRef, noticeRef, send } = useSubmitted(phase, error, onSubmitted)
 
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault()
@@ -173,37 +237,18 @@ function UploadFormView<T extends FileToolId>({
   }
 
   return (
-    <form
-      {...root}
-      ref={formRef}
-      className={cx('ct-upload-form', className)}
-      data-state={phase}
-      aria-busy={inFlight || undefined}
-      noValidate
-      onSubmit={onSubmit}
-    >
-      <div className="ct-upload-form__drop">
-        <FileDrop
-          tool={tool}
-          accept={accept}
-          maxSize={maxSize}
-          file={file}
-          onFileChange={onFileChange}
-          progress={uploadProgress}
-          uploading={phase === 'submitting'}
-          onCancel={reset}
-          disabled={inFlight}
-          id={dropId}
-          aria-describedby={fileIssue ? fileErrorId : undefined}
-          invalid={Boolean(fileIssue)}
-        />
-        <FieldError className="ct-upload-form__file-error" error={error} field="file" id={fileErrorId} />
-        {resumed?.file && (
-          <p className="ct-hint ct-upload-form__resume" role="status">
-            {messages.runner.needsFile(resumed.file.name)}
-          </p>
-        )}
-      </div>
+    <form {...root} ref={formRef} className={cx('ct-upload-form', className)} data-state={phase} aria-busy={inFlight || undefined}
+      noValidate onSubmit={onSubmit}>
+      <DropPart
+        tool={tool}
+        state={state as unknown as UseToolResult<FileToolId>}
+        accept={accept}
+        maxBytes={maxBytes ?? maxSize}
+        file={file}
+        onFileChange={onFileChange}
+        failed={failed}
+        dropId={dropId}
+      />
       {children != null && children !== false && (
         <fieldset className="ct-upload-form__fields" disabled={inFlight}>
           {children}
@@ -220,17 +265,9 @@ function UploadFormView<T extends FileToolId>({
         />
       )}
       {action && (
-        <div className="ct-upload-form__actions">
-          <button
-            ref={submitRef}
-            type="submit"
-            className="ct-button ct-upload-form__submit"
-            disabled={!file}
-            aria-disabled={inFlight || undefined}
-          >
-            {submitLabel ?? messages.runner[action]}
-          </button>
-        </div>
+        <SubmitButton buttonRef={submitRef} noFile={!file} inFlight={inFlight}>
+          {submitLabel ?? messages.runner[action]}
+        </SubmitButton>
       )}
       {outcome}
     </form>

@@ -1,6 +1,6 @@
 import { issue, validationError, type Job, type Result, type ToolDefinition } from '../client/index.js'
-import * as z from 'zod/mini'
-import { fields, listing, open, positive, text, upload } from './inputs.js'
+import type { StandardSchemaV1 } from '../client/index.js'
+import { lazyInput, type FieldKind, type InputOfRow } from './lazyInput.js'
 
 /** Accepted uploads by default, per file tool, in react-dropzone's `accept` form. */
 const images = { 'image/*': ['.png', '.jpg', '.jpeg', '.webp', '.gif'] }
@@ -12,19 +12,21 @@ const documents = {
 }
 
 /**
- * The thirteen tools of spec part 4: the single source of every per-tool fact in the kit.
- * Ids are the paths without the leading slash. Inputs validate the fields spec part 2 names.
+ * The rows of `TOOLS`. Ids are the paths without the leading slash. `fields` are the named
+ * fields spec part 2 validates (`text`: non-empty string, `positive`: number above zero, `?`:
+ * optional); a file tool's `file` and a listing tool's `objectId` / `collectionId` come with
+ * its `body` and `listing`; every other field passes through.
  */
-export const TOOLS = [
-  { id: 'valuation/express', path: '/valuation/express', mode: 'sync', body: 'json', scope: null, input: open() },
-  { id: 'valuation/report', path: '/valuation/report', mode: 'deferred', body: 'json', scope: 'tools:valuation', input: open() },
+const ROWS = [
+  { id: 'valuation/express', path: '/valuation/express', mode: 'sync', body: 'json', scope: null,  },
+  { id: 'valuation/report', path: '/valuation/report', mode: 'deferred', body: 'json', scope: 'tools:valuation',  },
   {
     id: 'valuation/rent',
     path: '/valuation/rent',
     mode: 'sync',
     body: 'json',
     scope: 'tools:rent',
-    input: fields({ propertyCategory: text(), totalArea: positive(), city: text() }),
+    fields: { propertyCategory: 'text', totalArea: 'positive', city: 'text' },
   },
   {
     id: 'valuation/review',
@@ -34,11 +36,10 @@ export const TOOLS = [
     scope: 'tools:review',
     fileField: 'file',
     accept: documents,
-    input: upload(),
   },
-  { id: 'content/generate', path: '/content/generate', mode: 'deferred', body: 'json', scope: 'tools:contentgen', input: open() },
-  { id: 'text/generate', path: '/text/generate', mode: 'deferred', body: 'json', scope: 'tools:text', input: open() },
-  { id: 'avatar/video', path: '/avatar/video', mode: 'deferred', body: 'json', scope: 'tools:avatar', input: open() },
+  { id: 'content/generate', path: '/content/generate', mode: 'deferred', body: 'json', scope: 'tools:contentgen',  },
+  { id: 'text/generate', path: '/text/generate', mode: 'deferred', body: 'json', scope: 'tools:text',  },
+  { id: 'avatar/video', path: '/avatar/video', mode: 'deferred', body: 'json', scope: 'tools:avatar',  },
   {
     id: 'video/create',
     path: '/video/create',
@@ -47,7 +48,6 @@ export const TOOLS = [
     scope: 'tools:video',
     fileField: 'file',
     accept: { 'video/*': ['.mp4', '.mov', '.webm'] },
-    input: upload(),
   },
   {
     id: 'photo/enhance',
@@ -57,7 +57,7 @@ export const TOOLS = [
     scope: 'tools:photo',
     fileField: 'image',
     accept: images,
-    input: upload({ mode: z.optional(text()) }),
+    fields: { mode: 'text?' },
   },
   {
     id: 'floorplan/create',
@@ -67,7 +67,6 @@ export const TOOLS = [
     scope: 'tools:floorplan',
     fileField: 'file',
     accept: { ...images, 'application/pdf': ['.pdf'] },
-    input: upload(),
   },
   {
     id: 'draft/extract',
@@ -77,9 +76,8 @@ export const TOOLS = [
     scope: 'tools:draft',
     fileField: 'file',
     accept: documents,
-    input: upload(),
   },
-  { id: 'site/create', path: '/site/create', mode: 'sync', body: 'json', scope: 'tools:sitegen', listing: true, input: listing({}) },
+  { id: 'site/create', path: '/site/create', mode: 'sync', body: 'json', scope: 'tools:sitegen', listing: true },
   {
     id: 'pdf/create',
     path: '/pdf/create',
@@ -87,9 +85,24 @@ export const TOOLS = [
     body: 'json',
     scope: 'tools:pdf',
     listing: true,
-    input: listing({ language: z.optional(text()) }),
+    fields: { language: 'text?' },
   },
-] as const satisfies readonly (ToolDefinition & { accept?: Record<string, readonly string[]> })[]
+] as const satisfies readonly (Omit<ToolDefinition, 'input'> & {
+  accept?: Record<string, readonly string[]>
+  fields?: Readonly<Record<string, FieldKind>>
+})[]
+
+/** Each row with its `input`: the Standard Schema of what it takes. */
+type WithInputs<Rows extends readonly object[]> = {
+  readonly [I in keyof Rows]: Rows[I] & { readonly input: StandardSchemaV1<InputOfRow<Rows[I]>> }
+}
+
+/**
+ * The thirteen tools of spec part 4: the single source of every per-tool fact in the kit.
+ * Each row's `input` is a Standard Schema whose checks (zod/mini) load in a chunk of their own
+ * at the first validation, so a page that has not checked an input yet carries none of them.
+ */
+export const TOOLS = ROWS.map((row) => ({ ...row, input: lazyInput(row) })) as unknown as WithInputs<typeof ROWS>
 
 export type Tool = (typeof TOOLS)[number]
 export type ToolId = Tool['id']
@@ -144,8 +157,8 @@ type CheckedFields<Input> = { [K in keyof Input as string extends K ? never : K]
  * in `Register['inputs']`, the declared fields (with those the catalogue checks) and no others.
  */
 export type ToolInput<T extends ToolId> = T extends keyof Declared<'inputs'>
-  ? CheckedFields<z.input<ToolOf<T>['input']>> & Declared<'inputs'>[T]
-  : z.input<ToolOf<T>['input']>
+  ? CheckedFields<InputOfRow<ToolOf<T>>> & Declared<'inputs'>[T]
+  : InputOfRow<ToolOf<T>>
 export type SyncToolId = Extract<Tool, { mode: 'sync' }>['id']
 export type DeferredToolId = Extract<Tool, { mode: 'deferred' }>['id']
 export type FileToolId = Extract<Tool, { body: 'multipart' }>['id']
@@ -156,7 +169,7 @@ export type ToolResult<T extends ToolId> = T extends SyncToolId
   : Extract<Job<T, ToolData<T>>, { phase: 'succeeded' }>
 
 /** The input fields the catalogue checks, across all tools (`file` for the upload). */
-export type InputField = { [T in ToolId]: Extract<keyof ToolOf<T>['input']['shape'], string> }[ToolId]
+export type InputField = { [T in ToolId]: Extract<keyof CheckedFields<InputOfRow<ToolOf<T>>>, string> }[ToolId]
 
 /** One named input field, as a form needs it. */
 export interface InputFieldSpec {
@@ -167,20 +180,21 @@ export interface InputFieldSpec {
 }
 
 /**
- * The fields one tool's input names, in the catalogue's order, read off its schema. Takes an id
+ * The fields one tool's input names, in the catalogue's order. Takes an id
  * or a catalogue row (`inputFields(TOOLS[0])`); an unknown one throws a `validation` error.
  */
 export function inputFields(tool: ToolId | Tool): InputFieldSpec[] {
   const id: unknown = typeof tool === 'object' && tool !== null ? tool.id : tool
   const row = typeof id === 'string' ? getTool(id) : undefined
   if (!row) throw validationError([issue('tool', 'unknown-tool')], typeof id === 'string' ? id : undefined)
-  return Object.entries(row.input.shape).map(([name, schema]) => {
-    const def = (schema as z.ZodMiniType)._zod.def
-    const optional = def.type === 'optional'
-    const inner = optional ? (def as z.core.$ZodOptionalDef).innerType._zod.def : def
-    const type = inner.type === 'number' ? 'number' : inner.type === 'custom' ? 'file' : 'text'
-    return { name: name as InputField, type, required: !optional }
-  })
+  const named: [string, FieldKind][] = Object.entries('fields' in row ? row.fields : {})
+  const specs: InputFieldSpec[] = []
+  if (row.body === 'multipart') specs.push({ name: 'file', type: 'file', required: true })
+  if ('listing' in row) specs.push({ name: 'objectId', type: 'text', required: false }, { name: 'collectionId', type: 'text', required: false })
+  for (const [name, kind] of named) {
+    specs.push({ name: name as InputField, type: kind === 'positive' ? 'number' : 'text', required: !kind.endsWith('?') })
+  }
+  return specs
 }
 
 /** The catalogue row of `id`, or undefined for an unknown id. */

@@ -33,3 +33,5 @@ export {
 export type { CallState, Intent, JobState, RunCallOptions, RunObserverOptions, RunRoutes, RunSnapshot } from '../client/index.js'
 export type { Journal } from './runs.js'
 export { FILE_MAKING_TOOLS } from './catalogue.js'
+// The input checks' chunk: loaded at the first validation, or on idle by the provider.
+export { loadChecks, loadChecksWhenIdle } from './lazyInput.js'

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini'
+import type { InputRow } from './lazyInput.js'
 
 // Messages are validation codes (see VALIDATION_MESSAGES): the client turns them into text.
 // Plain refinements rather than zod's named checks: the same rules for less bundle.
@@ -42,3 +43,18 @@ export const listing = <Shape extends z.core.$ZodLooseShape>(shape: Shape) =>
 /** How many of `objectId` / `collectionId` an input gives. */
 const given = (value: Record<string, unknown>) =>
   Number(value.objectId !== undefined) + Number(value.collectionId !== undefined)
+
+const built = new Map<string, z.ZodMiniType>()
+
+/** A catalogue row's zod/mini schema, built from its fields once. */
+export function schemaOf(row: InputRow): z.ZodMiniType {
+  let schema = built.get(row.id)
+  if (!schema) {
+    const shape = Object.fromEntries(
+      Object.entries(row.fields ?? {}).map(([name, kind]) => [name, kind === 'positive' ? positive() : kind === 'text?' ? z.optional(text()) : text()]),
+    )
+    schema = row.body === 'multipart' ? upload(shape) : row.listing ? listing(shape) : row.fields ? fields(shape) : open()
+    built.set(row.id, schema)
+  }
+  return schema
+}
