@@ -1,10 +1,10 @@
 import { errorAnswer } from './answers.js'
 
 /** How much of an upload is read before a refusal, so the browser sees the answer, not a reset. */
-const DRAIN_CAP = 8 * 1024 * 1024
+const DRAIN_BYTES = 8 * 1024 * 1024
 
 /** What is read away of a body the proxy stopped reading, at most, and for how long: the connection then serves the next request. */
-const DISCARD_CAP = 64 * 1024 * 1024
+const DISCARD_BYTES = 64 * 1024 * 1024
 const DISCARD_MS = 10_000
 
 /** Requests whose bodies the proxy read to their end: any other's answer closes its connection (`closeUnread`). */
@@ -14,7 +14,7 @@ const readToEnd = new WeakSet<Request>()
  * The request's body as the proxy reads it. Cancelling it never cancels the runtime's own stream
  * (on Node 20 and 24, cancelling srvx's or `Readable.toWeb`'s stream while data is on its way
  * throws ERR_INVALID_STATE outside any handler, ending the process): the rest is read away
- * instead, up to DISCARD_CAP and for DISCARD_MS, so a keep-alive connection is free for the next request.
+ * instead, up to DISCARD_BYTES and for DISCARD_MS, so a keep-alive connection is free for the next request.
  */
 export function bodyOf(request: Request): ReadableStream<Uint8Array> | null {
   const reader = request.body?.getReader()
@@ -38,7 +38,7 @@ async function discard(request: Request, reader: ReadableStreamDefaultReader<Uin
   let timer: ReturnType<typeof setTimeout> | undefined
   const deadline = new Promise<{ done: true; value?: undefined }>((resolve) => (timer = setTimeout(() => resolve({ done: true }), DISCARD_MS)))
   try {
-    for (let seen = 0; seen <= DISCARD_CAP; ) {
+    for (let seen = 0; seen <= DISCARD_BYTES; ) {
       const { done, value } = await Promise.race([reader.read(), deadline])
       if (done) return
       seen += value.byteLength
@@ -70,7 +70,7 @@ export const tooLarge = (maxBytes: number) =>
 
 /** Answers a refusal of a request with a body once some of the body is read, so the browser gets the answer, not a reset. */
 export async function refuse(request: Request, answer: Response, timeoutMs: number): Promise<Response> {
-  if (request.body && !request.bodyUsed) await drain(request, DRAIN_CAP, timeoutMs)
+  if (request.body && !request.bodyUsed) await drain(request, DRAIN_BYTES, timeoutMs)
   return answer
 }
 

@@ -32,11 +32,11 @@ export interface ProxyContext {
 }
 
 /** How long the store may take over one operation before the proxy answers 503. */
-const STORE_LIMIT = 1000
+const STORE_TIMEOUT_MS = 1000
 /** How long a job's status is kept after its last change. */
-const STATUS_TTL = 60 * 60 * 1000
+const STATUS_TTL_MS = 60 * 60 * 1000
 /** With webhooks, how long a watched job may go without one before the proxy reads it itself. */
-const WEBHOOK_QUIET = 60_000
+const WEBHOOK_QUIET_MS = 60_000
 
 /**
  * Resolves the options and builds what the routes share. `onStream` is the event stream's view of a
@@ -52,7 +52,7 @@ export function createContext(
   const settings = resolveSettings(options)
   const { basePath, maxAnswerBytes, timeoutMs } = settings
   const state = createProxyState()
-  const store = guardStore(options.store ?? memoryStore(), STORE_LIMIT)
+  const store = guardStore(options.store ?? memoryStore(), STORE_TIMEOUT_MS)
   const signer = createSigner(options.secret)
   // Its `report` is the service's, which strikes out the key and the secret.
   const telemetry = createTelemetry({ basePath, service: settings.serviceBase, onEvent: options.onEvent, signer, report: (message) => service.report(message) })
@@ -60,12 +60,12 @@ export function createContext(
   const jobStatus = createJobStatus(store, service.readJob, {
     freshMs: 1000,
     // The service's answer, then the store's write of it.
-    readMs: timeoutMs + 2 * STORE_LIMIT,
-    keepMs: STATUS_TTL,
+    readMs: timeoutMs + 2 * STORE_TIMEOUT_MS,
+    keepMs: STATUS_TTL_MS,
     leaseMs: 10_000,
-    webhookQuietMs: settings.webhooks ? WEBHOOK_QUIET : undefined,
+    webhookQuietMs: settings.webhooks ? WEBHOOK_QUIET_MS : undefined,
     // A delivery refused for want of a place or time may have been the service's: read at the page's pace meanwhile.
-    webhooksMissed: () => settings.webhooks !== undefined && state.webhookReading.refusedWithin(WEBHOOK_QUIET),
+    webhooksMissed: () => settings.webhooks !== undefined && state.webhookReading.refusedWithin(WEBHOOK_QUIET_MS),
     report: service.report,
   })
   const context: ProxyContext = {

@@ -1,7 +1,7 @@
 /** Text fields kept at most, in bytes all together: an options part is small; a larger one is not read. */
-const TEXT_CAP = 1024 * 1024
+const MAX_TEXT_BYTES = 1024 * 1024
 /** A part's headers, at most. */
-const HEADERS_CAP = 8 * 1024
+const MAX_HEADERS_BYTES = 8 * 1024
 
 const latin1 = new TextDecoder('latin1')
 const utf8 = new TextDecoder()
@@ -44,7 +44,7 @@ export function formFieldReader(contentType: string) {
   const keep = (bytes: Uint8Array) => {
     if (state !== 'text' || bytes.length === 0) return
     kept += bytes.length
-    if (kept > TEXT_CAP) state = 'unreadable'
+    if (kept > MAX_TEXT_BYTES) state = 'unreadable'
     else text.push(bytes.slice())
   }
   const read = () => {
@@ -58,7 +58,7 @@ export function formFieldReader(contentType: string) {
       } else if (state === 'headers') {
         const end = indexOf(pending, bytesOf('\r\n\r\n'))
         if (end < 0) {
-          if (pending.length > HEADERS_CAP) state = 'unreadable'
+          if (pending.length > MAX_HEADERS_BYTES) state = 'unreadable'
           return
         }
         const headers = latin1.decode(pending.subarray(0, end))

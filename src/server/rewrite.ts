@@ -37,7 +37,7 @@ export interface AnswerView {
 /** Distinct files one answer may link to. */
 const MAX_LINKS = 1000
 /** What is remembered of a file (its first user). */
-export const MEMORY_TTL = 7 * 24 * 60 * 60 * 1000
+export const MEMORY_TTL_MS = 7 * 24 * 60 * 60 * 1000
 
 export function replyResponse(reply: Reply): Response {
   const response = new Response(reply.body, {
@@ -97,7 +97,7 @@ function linkSigning(context: ProxyContext, user: Caller, tool: Tool) {
 }
 
 /** The store's hold of a file for its first user. */
-const holdFor = (path: string, user: Caller): StoreOperation => ({ op: 'hold', key: keys.owner(path), value: user.storeId, ttlMs: MEMORY_TTL })
+const holdFor = (path: string, user: Caller): StoreOperation => ({ op: 'hold', key: keys.owner(path), value: user.storeId, ttlMs: MEMORY_TTL_MS })
 
 /**
  * A job answer's new file links held for its user with the store's write of the answer, when a read

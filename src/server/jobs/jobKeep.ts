@@ -4,7 +4,7 @@ import { keys } from '../keys.js'
 import type { ProxyStore, StoreOperation } from '../stores/store.js'
 
 /** How long a webhook about a job the store does not know is kept, for the job's first snapshot to take. */
-const EARLY_WEBHOOK_TTL = 2 * 60 * 1000
+const EARLY_WEBHOOK_TTL_MS = 2 * 60 * 1000
 
 /**
  * How a job's snapshots are kept: a read's, a creation's or a webhook's, each written once in the
@@ -50,7 +50,7 @@ export function jobKeeper(store: ProxyStore, options: Pick<JobStatusOptions, 'ke
   async function putWebhook(jobId: string, snapshot: JobSnapshot): Promise<void> {
     let toolPath = await store.get(keys.job(jobId))
     if (!toolPath) {
-      await store.set(keys.early(jobId), JSON.stringify(snapshot), EARLY_WEBHOOK_TTL)
+      await store.set(keys.early(jobId), JSON.stringify(snapshot), EARLY_WEBHOOK_TTL_MS)
       // The job's first snapshot may have been written meanwhile, before this was kept aside.
       toolPath = await store.get(keys.job(jobId))
     }

@@ -10,7 +10,7 @@ import { newJobNews, pageOf } from '../streams/jobNews.js'
 import { AnswerTooLarge, artifactPaths } from '../links.js'
 import { billable, firstJobOf, markOf, outcomeOfFailure, reserveWith, userLimitAnswer, type CallOutcome } from '../money.js'
 import { rateCount, rateLimited, refusedCounted, type Caller } from '../guards.js'
-import { MEMORY_TTL, replyResponse, rewriteFor } from '../rewrite.js'
+import { MEMORY_TTL_MS, replyResponse, rewriteFor } from '../rewrite.js'
 import type { Answer } from '../service.js'
 import { StoreUnavailable, together, type StoreOperation } from '../stores/store.js'
 import { failureOf, isRedirect, upstreamTimer, UpstreamFailure } from '../upstream.js'
@@ -107,7 +107,7 @@ async function recordCreation(
   const also: StoreOperation[] = []
   // A file tool's job always: its record missing later reads as "anything may have been sent" (rewrite's writtenOf).
   if (context.settings.fileTools.has(tool.id) || written === 'unknown' || written.size > 0) {
-    also.unshift({ op: 'set', key: keys.written(jobId), value: JSON.stringify(written === 'unknown' ? written : [...written]), ttlMs: MEMORY_TTL })
+    also.unshift({ op: 'set', key: keys.written(jobId), value: JSON.stringify(written === 'unknown' ? written : [...written]), ttlMs: MEMORY_TTL_MS })
   }
   // The creation starts the job's clock: a watcher paces its reads (or waits for webhooks) from it.
   // Kept as a read would answer it (200): with webhooks, reads are served from it until the first one.
