@@ -5,9 +5,10 @@
 // every store, and one that fails or stalls answers 503, never a crash.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { memoryStore, redisStore, type ProxyStore, type RedisEvalClient } from '../src/server/index.js'
-import { guardStore, StoreUnavailable, together, type StoreOperation } from '../src/server/stores/store.js'
+import { guardStore, StoreUnavailable, together } from '../src/server/stores/store.js'
 import { LONG_WINDOW, SERVICE, SITE, testProxy } from './support/proxy.js'
 import { startRedis } from './support/redis.js'
+import { expectBatchAnswers } from './support/storeContract.js'
 
 let redis: Awaited<ReturnType<typeof startRedis>>
 let raw: Awaited<ReturnType<typeof redis.connect>>
@@ -311,40 +312,7 @@ const batchStores: [string, () => ProxyStore][] = [
 ]
 
 describe.each(batchStores)('a batch on %s', (_name, make) => {
-  it('answers each operation as its method would, in order, skipping what its condition rules out', async () => {
-    const store = make()
-    await store.set('{t}written', 'paths', 60_000)
-    const operations = [
-      { op: 'get', key: '{t}written' },
-      { op: 'get', key: '{t}missing' },
-      { op: 'claim', key: '{t}reading', ttlMs: 60_000 },
-      { op: 'claim', key: '{t}reading', ttlMs: 60_000 },
-      { op: 'increment', key: '{t}calls', delta: 1, ttlMs: 60_000, if: 2 },
-      { op: 'increment', key: '{t}calls', delta: 1, ttlMs: 60_000, if: 3 },
-      { op: 'set', key: '{t}status', value: 'done', ttlMs: 60_000, unless: 1 },
-      { op: 'set', key: '{t}skipped', value: 'never', ttlMs: 60_000, unless: 0 },
-      { op: 'hold', key: '{t}owner', value: 'alice', ttlMs: 60_000 },
-      { op: 'hold', key: '{t}owner', value: 'bob', ttlMs: 60_000 },
-      { op: 'lease', key: '{t}lease', owner: 'a', ttlMs: 60_000 },
-      { op: 'lease', key: '{t}lease', owner: 'b', ttlMs: 60_000 },
-      { op: 'release', key: '{t}reading' },
-      { op: 'publish', channel: '{t}jobs', message: 'hello' },
-      { op: 'push', key: '{t}recent', value: 'x', max: 2, ttlMs: 60_000 },
-      { op: 'push', key: '{t}recent', value: 'y', max: 2, ttlMs: 60_000 },
-      { op: 'push', key: '{t}recent', value: 'z', max: 2, ttlMs: 60_000 },
-      { op: 'list', key: '{t}recent' },
-      { op: 'list', key: '{t}none' },
-    ] as const satisfies readonly StoreOperation[]
-    const answers = await together(store, operations)
-    expect(answers).toEqual([
-      ...['paths', undefined, true, false, 1, undefined, undefined, undefined, 'alice', 'alice', true, false, undefined, undefined],
-      ...[undefined, undefined, undefined, ['y', 'z'], []],
-    ])
-    expect(await store.get('{t}status')).toBe('done')
-    expect(await store.get('{t}skipped')).toBeUndefined()
-    expect(await store.claim('{t}reading', 60_000)).toBe(true)
-    expect(await store.increment('{t}calls', 0, 60_000)).toBe(1)
-  })
+  it('answers each operation as its method would, in order, skipping what its condition rules out', () => expectBatchAnswers(make()))
 
   it('publishes within a batch to every subscriber', async () => {
     const store = make()

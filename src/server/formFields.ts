@@ -1,3 +1,4 @@
+import { joinBytes } from './bytes.js'
 /** Text fields kept at most, in bytes all together: an options part is small; a larger one is not read. */
 const MAX_TEXT_BYTES = 1024 * 1024
 /** A part's headers, at most. */
@@ -75,7 +76,7 @@ export function formFieldReader(contentType: string) {
           return
         }
         keep(pending.subarray(0, at))
-        if (state === 'text') fields.push(utf8.decode(joinAll(text)))
+        if (state === 'text') fields.push(utf8.decode(joinBytes(text)))
         pending = pending.subarray(at + delimiter!.length)
         state = 'after'
       }
@@ -95,14 +96,4 @@ export function formFieldReader(contentType: string) {
     },
   })
   return { stream, fields: () => (ended && state === 'done' ? fields : undefined) }
-}
-
-function joinAll(parts: Uint8Array[]): Uint8Array {
-  const joined = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0))
-  let at = 0
-  for (const part of parts) {
-    joined.set(part, at)
-    at += part.length
-  }
-  return joined
 }

@@ -6,7 +6,7 @@ import { join } from 'node:path'
 import { createClient } from 'redis'
 
 /** A free loopback port, as the OS hands one out. */
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = createServer()
     probe.once('error', reject)

@@ -1,24 +1,12 @@
 import { execFile, spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { createCluster } from 'redis'
+import { freePort } from './redis.js'
 
 const run = promisify(execFile)
-
-/** A free loopback port, as the OS hands one out. */
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer()
-    probe.once('error', reject)
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number }
-      probe.close(() => resolve(port))
-    })
-  })
-}
 
 /** Waits for `ready` to hold, trying every 50 ms for up to `ms` (a busy machine may take seconds). */
 async function until(what: string, ready: () => Promise<boolean>, ms = 30_000) {

@@ -99,40 +99,45 @@ function describeOperations({ make }: StoreContract) {
   })
 }
 
+/** A batch of every operation answers each as its method would, in order, skipping what its condition rules out. */
+export async function expectBatchAnswers(store: ProxyStore) {
+  await store.set('written:{t}', 'paths', 60_000)
+  const operations = [
+    { op: 'get', key: 'written:{t}' },
+    { op: 'get', key: 'missing:{t}' },
+    { op: 'claim', key: 'reading:{t}', ttlMs: 60_000 },
+    { op: 'claim', key: 'reading:{t}', ttlMs: 60_000 },
+    { op: 'increment', key: 'calls:{t}', delta: 1, ttlMs: 60_000, if: 2 },
+    { op: 'increment', key: 'calls:{t}', delta: 1, ttlMs: 60_000, if: 3 },
+    { op: 'set', key: 'status:{t}', value: 'done', ttlMs: 60_000, unless: 1 },
+    { op: 'set', key: 'skipped:{t}', value: 'never', ttlMs: 60_000, unless: 0 },
+    { op: 'hold', key: 'owner:{t}', value: 'alice', ttlMs: 60_000 },
+    { op: 'hold', key: 'owner:{t}', value: 'bob', ttlMs: 60_000 },
+    { op: 'lease', key: 'lease:{t}', owner: 'a', ttlMs: 60_000 },
+    { op: 'lease', key: 'lease:{t}', owner: 'b', ttlMs: 60_000 },
+    { op: 'release', key: 'reading:{t}' },
+    { op: 'publish', channel: 'jobs:{t}', message: 'hello' },
+    { op: 'push', key: 'recent:{t}', value: 'x', max: 2, ttlMs: 60_000 },
+    { op: 'push', key: 'recent:{t}', value: 'y', max: 2, ttlMs: 60_000 },
+    { op: 'push', key: 'recent:{t}', value: 'z', max: 2, ttlMs: 60_000 },
+    { op: 'list', key: 'recent:{t}' },
+    { op: 'list', key: 'none:{t}' },
+  ] as const satisfies readonly StoreOperation[]
+  const answers = await together(store, operations)
+  expect(answers).toEqual([
+    ...['paths', undefined, true, false, 1, undefined, undefined, undefined, 'alice', 'alice', true, false, undefined, undefined],
+    ...[undefined, undefined, undefined, ['y', 'z'], []],
+  ])
+  expect(await store.get('status:{t}')).toBe('done')
+  expect(await store.get('skipped:{t}')).toBeUndefined()
+  expect(await store.claim('reading:{t}', 60_000)).toBe(true)
+  expect(await store.increment('calls:{t}', 0, 60_000)).toBe(1)
+
+}
+
 function describeBatch({ make }: StoreContract) {
   it('answers each operation as its method would, in order, skipping what its condition rules out', async () => {
-    const store = await make()
-    await store.set('written:{t}', 'paths', 60_000)
-    const operations = [
-      { op: 'get', key: 'written:{t}' },
-      { op: 'get', key: 'missing:{t}' },
-      { op: 'claim', key: 'reading:{t}', ttlMs: 60_000 },
-      { op: 'claim', key: 'reading:{t}', ttlMs: 60_000 },
-      { op: 'increment', key: 'calls:{t}', delta: 1, ttlMs: 60_000, if: 2 },
-      { op: 'increment', key: 'calls:{t}', delta: 1, ttlMs: 60_000, if: 3 },
-      { op: 'set', key: 'status:{t}', value: 'done', ttlMs: 60_000, unless: 1 },
-      { op: 'set', key: 'skipped:{t}', value: 'never', ttlMs: 60_000, unless: 0 },
-      { op: 'hold', key: 'owner:{t}', value: 'alice', ttlMs: 60_000 },
-      { op: 'hold', key: 'owner:{t}', value: 'bob', ttlMs: 60_000 },
-      { op: 'lease', key: 'lease:{t}', owner: 'a', ttlMs: 60_000 },
-      { op: 'lease', key: 'lease:{t}', owner: 'b', ttlMs: 60_000 },
-      { op: 'release', key: 'reading:{t}' },
-      { op: 'publish', channel: 'jobs:{t}', message: 'hello' },
-      { op: 'push', key: 'recent:{t}', value: 'x', max: 2, ttlMs: 60_000 },
-      { op: 'push', key: 'recent:{t}', value: 'y', max: 2, ttlMs: 60_000 },
-      { op: 'push', key: 'recent:{t}', value: 'z', max: 2, ttlMs: 60_000 },
-      { op: 'list', key: 'recent:{t}' },
-      { op: 'list', key: 'none:{t}' },
-    ] as const satisfies readonly StoreOperation[]
-    const answers = await together(store, operations)
-    expect(answers).toEqual([
-      ...['paths', undefined, true, false, 1, undefined, undefined, undefined, 'alice', 'alice', true, false, undefined, undefined],
-      ...[undefined, undefined, undefined, ['y', 'z'], []],
-    ])
-    expect(await store.get('status:{t}')).toBe('done')
-    expect(await store.get('skipped:{t}')).toBeUndefined()
-    expect(await store.claim('reading:{t}', 60_000)).toBe(true)
-    expect(await store.increment('calls:{t}', 0, 60_000)).toBe(1)
+    await expectBatchAnswers(await make())
   })
 
   it('is one atomic step: concurrent batches never interleave', async () => {

@@ -1,4 +1,5 @@
 import { fromBase64Url, nodeCrypto, toBase64Url, type Signer } from './signing.js'
+import { joinBytes } from '../bytes.js'
 
 /**
  * Texts sealed for the browser: encrypted and authenticated (AES-256-GCM) with a key derived from
@@ -25,7 +26,7 @@ export function createSealer(signer: Signer, node = nodeCrypto ?? null): Sealer 
     const bytes = fromBase64Url(token)
     return bytes && bytes.length > NONCE + TAG ? { nonce: bytes.slice(0, NONCE), sealed: bytes.slice(NONCE) } : undefined
   }
-  const joined = (...parts: Uint8Array[]) => toBase64Url(concat(parts))
+  const joined = (...parts: Uint8Array[]) => toBase64Url(joinBytes(parts))
   if (node) {
     // Node's own AES answers at once, as its HMAC does (see signing).
     return {
@@ -40,7 +41,7 @@ export function createSealer(signer: Signer, node = nodeCrypto ?? null): Sealer 
         try {
           const decipher = node.createDecipheriv('aes-256-gcm', await keyBytes, parts.nonce).setAAD(aad(context))
           decipher.setAuthTag(parts.sealed.slice(-TAG))
-          return decoder.decode(concat([decipher.update(parts.sealed.slice(0, -TAG)), decipher.final()]))
+          return decoder.decode(joinBytes([decipher.update(parts.sealed.slice(0, -TAG)), decipher.final()]))
         } catch {
           return undefined
         }
@@ -64,14 +65,4 @@ export function createSealer(signer: Signer, node = nodeCrypto ?? null): Sealer 
       }
     },
   }
-}
-
-function concat(parts: Uint8Array[]): Uint8Array {
-  const bytes = new Uint8Array(parts.reduce((length, part) => length + part.length, 0))
-  let at = 0
-  for (const part of parts) {
-    bytes.set(part, at)
-    at += part.length
-  }
-  return bytes
 }
