@@ -28,11 +28,11 @@ function shownWait(root: HTMLElement, reason: string): HTMLElement {
   return notice
 }
 
-/** 429 with Retry-After 3: a live countdown, then the result. */
+/** 429 with Retry-After 5: a live countdown, then the result (5 s: a busy machine still sees it count). */
 export const RateLimitWait: Story = {
   name: '429 with a short wait',
   beforeEach: (context) => {
-    context.loaded.tools.service.inject({ match: { kind: 'call' }, fault: 'rate-limit', retryAfter: 3 })
+    context.loaded.tools.service.inject({ match: { kind: 'call' }, fault: 'rate-limit', retryAfter: 5 })
   },
   play: async (context) => {
     const m = storyMessages(context)
@@ -40,8 +40,8 @@ export const RateLimitWait: Story = {
     await context.userEvent.click(canvas.getByRole('button', { name: m.runner.submit }))
     const notice = await waitFor(() => shownWait(context.canvasElement, 'rate-limit'), { timeout: 1000 })
     await expect(notice).toHaveTextContent(m.waiting['rate-limit'])
-    await expect(notice).toHaveTextContent(/0:0[1-3]/)
-    await expect(await canvas.findByRole('button', { name: m.runner.runAgain }, { timeout: 10_000 })).toBeVisible()
+    await expect(notice).toHaveTextContent(/0:0[1-5]/)
+    await expect(await canvas.findByRole('button', { name: m.runner.runAgain }, { timeout: 15_000 })).toBeVisible()
     await expect(notice).not.toHaveAttribute('data-reason')
   },
 }

@@ -19,6 +19,7 @@ import { blocks, type DocBlock } from './support/docs.js'
 import { stubObjectUrls } from './support/objectUrls.js'
 import { ENTRIES, root } from './support/program.js'
 import { startRedis } from './support/redis.js'
+import { startRedisCluster } from './support/redisCluster.js'
 import { setupMockService } from './support/service.js'
 import { loadFileDrop } from '../src/components/FileDrop.js'
 
@@ -189,6 +190,7 @@ const RUNS: Record<string, { run: (block: DocBlock) => Promise<void> } | { skip:
       expect(await currentUser(new Request(location.origin))).toBeNull()
     },
   },
+  'docs-cloudflare-md-1': { skip: 'a Worker with a Durable Object namespace bound runs only in workerd: test/server-cloudflare.test.ts runs one built the same way there' },
   'docs-nextjs-md-3': { skip: 'a Next.js server layout (next/headers): examples/next-app holds it, built by `next build` in .ci/run' },
   'docs-nextjs-md-4': {
     run: async (block) => {
@@ -220,7 +222,24 @@ const RUNS: Record<string, { run: (block: DocBlock) => Promise<void> } | { skip:
       }
     },
   },
+  // On a 3-master Redis Cluster of its own: a cap's counter and a claim, each on its node's slot.
   'docs-server-md-2': {
+    run: async (block) => {
+      vi.useRealTimers()
+      const cluster = await startRedisCluster()
+      vi.stubEnv('REDIS_URL', cluster.urls[0]!)
+      try {
+        const { redis, store } = (await load(block, { realTime: true })) as { redis: { close(): Promise<unknown> }; store: ProxyStore }
+        expect(await store.increment('calls:{u:docs}:1', 2, 60_000)).toBe(2)
+        expect(await store.claim('reading:{j:docs}', 60_000)).toBe(true)
+        expect(await store.claim('reading:{j:docs}', 60_000)).toBe(false)
+        await redis.close()
+      } finally {
+        await cluster.stop()
+      }
+    },
+  },
+  'docs-server-md-3': {
     run: async (block) => {
       const { default: worker } = (await load(block)) as { default: { fetch(request: Request, env: object): Promise<Response> } }
       const answer = await worker.fetch(call('valuation/rent', rent), { ...SETTINGS })
@@ -228,7 +247,7 @@ const RUNS: Record<string, { run: (block: DocBlock) => Promise<void> } | { skip:
     },
   },
   // The logger hears of a refusal, not of a call that went well.
-  'docs-server-md-3': {
+  'docs-server-md-4': {
     run: async (block) => {
       for (const [name, value] of Object.entries(SETTINGS)) vi.stubEnv(name, value)
       const { logger } = globalThis as unknown as { logger: { warn(...args: unknown[]): void; error(...args: unknown[]): void } }
