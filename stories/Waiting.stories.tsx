@@ -40,7 +40,7 @@ export const RateLimitWait: Story = {
     await context.userEvent.click(canvas.getByRole('button', { name: m.runner.submit }))
     const notice = await waitFor(() => shownWait(context.canvasElement, 'rate-limit'), { timeout: 1000 })
     await expect(notice).toHaveTextContent(m.waiting['rate-limit'])
-    await expect(notice).toHaveTextContent(/0:0[1-5]/)
+    await expect(notice).toHaveTextContent(/0:0[1-6]/)
     await expect(await canvas.findByRole('button', { name: m.runner.runAgain }, { timeout: 15_000 })).toBeVisible()
     await expect(notice).not.toHaveAttribute('data-reason')
   },
