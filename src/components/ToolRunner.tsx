@@ -18,6 +18,7 @@ import {
   type UseToolResult,
   type ValidationIssue,
 } from '../react/index.js'
+import { loadChecks } from '../react/internal.js'
 import { cx, withRef, type RootProps } from './classNames.js'
 import { ErrorNotice } from './ErrorNotice.js'
 import { FieldError } from './FieldError.js'
@@ -172,6 +173,9 @@ function FieldControl({ control, props }: { control: Control; props: FieldContro
     'aria-invalid': Boolean(shownError?.issues.some((issue) => issue.field === name)),
     'aria-describedby': cx(`${id}-error`, hintId),
     onBlur: (event: FocusEvent<HTMLInputElement | HTMLTextAreaElement>) => inline.leave(name, event),
+    // A person in a field is about to run: the input checks load now if idle time has not brought
+    // them yet, so a field's check as it is fixed never waits for them (and never moves the button late).
+    onFocus: () => void loadChecks().catch(() => undefined),
   }
   // A field already checked is checked again as it is fixed: its problem goes while the
   // person types, not when they leave it (when the button below would jump).
