@@ -52,6 +52,8 @@ export const FixedThenRun: Story = {
     await userEvent.click(field)
     await userEvent.type(field, '}')
     await expect(field).toHaveValue('{"prompt": "two rooms"}')
+    // The problem goes as the fix is typed, before any press (however long the check takes to load).
+    await waitFor(() => expect(field).toHaveAttribute('aria-invalid', 'false'), { timeout: RUN_TIMEOUT })
     await pressAt(canvas.getByRole('button', { name: m.runner.submit }), () =>
       expect(field).toHaveAttribute('aria-invalid', 'false'),
     )
