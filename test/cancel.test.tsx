@@ -1,15 +1,13 @@
 import { act, render } from '@testing-library/react'
 import { useEffect } from 'react'
-import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { MOCK_BASE_URL, MOCK_KEYS } from '../src/mock/index.js'
 import { ToolsProvider, usePhotoEnhance, useRuns } from '../src/react/index.js'
 import { advance, useFakeClock } from './support/clock.js'
 import { pngFile, setupMockService } from './support/service.js'
-import { loadChecks } from '../src/tools/internal.js'
 
 const { service } = setupMockService({ jobDuration: 2_000 })
 // The input checks' chunk loads in real time, which fake timers never advance: load it first.
-beforeAll(() => loadChecks())
 
 /**
  * An upload that reports part of its body sent and then stalls, as a slow connection does:
@@ -41,8 +39,8 @@ class StalledUpload {
   }
 }
 
-beforeEach(() => {
-  useFakeClock()
+beforeEach(async () => {
+  await useFakeClock()
   StalledUpload.sent = []
 })
 afterEach(() => {

@@ -1,7 +1,7 @@
 import '@testing-library/jest-dom/vitest'
 import { act, fireEvent, render, screen, within } from '@testing-library/react'
 import { useEffect, type ReactNode } from 'react'
-import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { RecentRuns } from '../src/components/index.js'
 import { MOCK_BASE_URL, MOCK_KEYS } from '../src/mock/index.js'
 import {
@@ -13,7 +13,6 @@ import {
   type JournalStore,
   type Run,
 } from '../src/react/index.js'
-import { loadChecks } from '../src/tools/internal.js'
 import { advance, useFakeClock } from './support/clock.js'
 import { setupMockService } from './support/service.js'
 
@@ -41,8 +40,6 @@ function PdfRunner({ scope }: { scope?: string }) {
   return <p data-testid={`pdf-${scope ?? ''}`}>{`${state.phase} ${state.job?.jobId ?? '-'}`}</p>
 }
 
-// The input checks' chunk, loaded before the fake clock runs: a dynamic import is not a timer it moves.
-beforeAll(() => loadChecks())
 
 describe('the journal', () => {
   it('keeps neither the key nor a file’s bytes, only what finds the job again', async () => {

@@ -26,9 +26,9 @@ function load(options: { kept?: boolean } = {}) {
 }
 
 beforeAll(() => server.listen({ onUnhandledRequest: 'error' }))
-beforeEach(() => {
+beforeEach(async () => {
   storage = memoryStorage()
-  useFakeClock()
+  await useFakeClock()
 })
 afterEach(() => vi.useRealTimers())
 afterAll(() => server.close())

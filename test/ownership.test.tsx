@@ -17,8 +17,8 @@ type Components = typeof import('../src/components/index.js')
 
 // A 20-second job, as pdf/create takes on the real service.
 const { service } = setupMockService({ jobDuration: 20_000 })
-beforeEach(() => {
-  useFakeClock()
+beforeEach(async () => {
+  await useFakeClock()
   localStorage.clear()
 })
 afterEach(() => vi.useRealTimers())

@@ -1,6 +1,7 @@
 import { act } from '@testing-library/react'
 import type { SetupServer } from 'msw/node'
 import { afterEach, beforeEach, vi } from 'vitest'
+import { loadChecks } from '../../src/tools/internal.js'
 
 /**
  * Fake time for a test file: timers and `Date` (which the simulated service's job clock and rate
@@ -74,7 +75,9 @@ export function fakeClock(server: SetupServer, { each = true }: { each?: boolean
 
 
 /** Fake timers for the clocks the kit, TanStack Query and the simulated service read, for tests that install them themselves. */
-export function useFakeClock() {
+export async function useFakeClock() {
+  // The input checks come in a chunk loaded by import(), which no fake timer moves: load them first.
+  await loadChecks()
   vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] })
 }
 
