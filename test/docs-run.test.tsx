@@ -95,6 +95,25 @@ const demo = ({ children }: { children?: ReactNode }) => (
   </ToolsProvider>
 )
 
+/**
+ * A docs block that makes `redis` and `store` from REDIS_URL, run against a Redis the test starts:
+ * a cap's counter and a claim, each where its key's tag places it.
+ */
+async function runsOnRedis(block: DocBlock, start: () => Promise<{ url: string; stop(): Promise<unknown> }>) {
+  vi.useRealTimers()
+  const server = await start()
+  vi.stubEnv('REDIS_URL', server.url)
+  try {
+    const { redis, store } = (await load(block, { realTime: true })) as { redis: { close(): Promise<unknown> }; store: ProxyStore }
+    expect(await store.increment('calls:{u:docs}:1', 2, 60_000)).toBe(2)
+    expect(await store.claim('reading:{j:docs}', 60_000)).toBe(true)
+    expect(await store.claim('reading:{j:docs}', 60_000)).toBe(false)
+    await redis.close()
+  } finally {
+    await server.stop()
+  }
+}
+
 /** How each block is run, by its id; `skip` says why one cannot run here. */
 const RUNS: Record<string, { run: (block: DocBlock) => Promise<void> } | { skip: string }> = {
   // The proxy in one route, against the service named by the environment.
@@ -205,39 +224,14 @@ const RUNS: Record<string, { run: (block: DocBlock) => Promise<void> } | { skip:
       expect(await runRentForm()).toHaveTextContent(/Rent/)
     },
   },
-  // On a redis-server of its own.
-  'docs-server-md-1': {
-    run: async (block) => {
-      vi.useRealTimers()
-      const server = await startRedis()
-      vi.stubEnv('REDIS_URL', server.url)
-      try {
-        const { redis, store } = (await load(block, { realTime: true })) as { redis: { quit(): Promise<unknown> }; store: ProxyStore }
-        expect(await store.increment('docs', 2, 60_000)).toBe(2)
-        expect(await store.claim('docs-claim', 60_000)).toBe(true)
-        expect(await store.claim('docs-claim', 60_000)).toBe(false)
-        await redis.quit()
-      } finally {
-        await server.stop()
-      }
-    },
-  },
-  // On a 3-master Redis Cluster of its own: a cap's counter and a claim, each on its node's slot.
+  // On a redis-server of its own, then on a 3-master Redis Cluster of its own.
+  'docs-server-md-1': { run: (block) => runsOnRedis(block, async () => startRedis()) },
   'docs-server-md-2': {
-    run: async (block) => {
-      vi.useRealTimers()
-      const cluster = await startRedisCluster()
-      vi.stubEnv('REDIS_URL', cluster.urls[0]!)
-      try {
-        const { redis, store } = (await load(block, { realTime: true })) as { redis: { close(): Promise<unknown> }; store: ProxyStore }
-        expect(await store.increment('calls:{u:docs}:1', 2, 60_000)).toBe(2)
-        expect(await store.claim('reading:{j:docs}', 60_000)).toBe(true)
-        expect(await store.claim('reading:{j:docs}', 60_000)).toBe(false)
-        await redis.close()
-      } finally {
-        await cluster.stop()
-      }
-    },
+    run: (block) =>
+      runsOnRedis(block, async () => {
+        const cluster = await startRedisCluster()
+        return { url: cluster.urls[0]!, stop: cluster.stop }
+      }),
   },
   'docs-server-md-3': {
     run: async (block) => {
