@@ -159,10 +159,10 @@ describe('round trips to Redis, per request', () => {
   const setup = (options: Parameters<typeof testProxy>[1] = {}) => {
     const { store, counted } = countedRedis()
     const proxy = testProxy(service, { store, ...options })
-    const send = (path: string, init: RequestInit = {}) =>
-      proxy.handle(new Request(`${SITE}/api/tools${path}`, { ...init, headers: { 'x-user': 'alice', 'content-type': 'application/json' } }))
+    const send = (path: string, init: RequestInit & { headers?: Record<string, string> } = {}) =>
+      proxy.handle(new Request(`${SITE}/api/tools${path}`, { ...init, headers: { 'x-user': 'alice', 'content-type': 'application/json', ...init.headers } }))
     /** The answer's status and the trips its request took. */
-    const trips = async (path: string, init?: RequestInit) => {
+    const trips = async (path: string, init?: Parameters<typeof send>[1]) => {
       const before = counted.trips
       const response = await send(path, init)
       const body = (await response.json()) as { jobId?: string; report?: string | null }
@@ -170,7 +170,7 @@ describe('round trips to Redis, per request', () => {
     }
     return { trips }
   }
-  const post = (body: unknown): RequestInit => ({ method: 'POST', body: JSON.stringify(body) })
+  const post = (body: unknown) => ({ method: 'POST', body: JSON.stringify(body) })
   const RENT = { propertyCategory: 'flat', totalArea: 50, city: 'Berlin' }
 
   it('a sync call: one, its rate with its place under the spend cap once its body is checked', async () => {
@@ -187,10 +187,14 @@ describe('round trips to Redis, per request', () => {
   it('a job read: one when the store answers it; reaching the service, one before and one after, its new links held with the write', async () => {
     const { trips } = setup()
     const created = await trips('/valuation/report', post({ objectId: 'obj_1' }))
-    // Its rate before the service; after, its first status (unless the store holds one: a replayed
-    // creation's job may have moved on) with what its request carried, then the news for the
-    // person's streams (their tag: keys.ts), once the job is kept.
-    expect(created).toMatchObject({ status: 202, trips: 3 })
+    // Its rate before the service; after, one: its first status (unless the store holds one: a
+    // replayed creation's job may have moved on) with what its request carried, and beside it the
+    // news for the person's streams (their tag: keys.ts), carrying that first status.
+    expect(created).toMatchObject({ status: 202, trips: 2 })
+    // With an Idempotency-Key under a cap, from a page: its mark and its page's recent jobs ride the same two.
+    const capped = setup({ limits: { calls: 10, windowMs: LONG_WINDOW } })
+    const keyed = { ...post({ objectId: 'obj_1' }), headers: { 'idempotency-key': 'key-1', 'x-tools-page': 'tab-1' } }
+    expect(await capped.trips('/valuation/report', keyed)).toMatchObject({ status: 202, trips: 2 })
     const path = `/valuation/report/jobs/${encodeURIComponent(created.body.jobId!)}`
     const first = await trips(path)
     expect(first.status).toBe(200)

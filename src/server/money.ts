@@ -1,6 +1,7 @@
 // The money rule, in one place: what counts under a user's spend cap, and when a call is given back.
 import type { Tool } from '../tools/index.js'
 import { errorAnswer } from './answers.js'
+import type { JobSnapshot } from './jobs/jobSnapshot.js'
 import { keys } from './keys.js'
 import type { ProxyLimits } from './options.js'
 import { together, type ProxyStore, type StoreOperation } from './stores/store.js'
@@ -46,21 +47,35 @@ export interface Reservation {
   marked?: string
   /** A repeat of a creation counted before: its key's mark in the store. */
   repeat?: string
-  /** The job id that mark held (undefined while its first call waits for its answer). */
-  repeatOf?: string
+  /** The job that mark held (undefined while its first call waits for its answer). */
+  repeatOf?: MarkedJob
+}
+
+/** The job a key's mark holds: its id, and its first snapshot (its creation's answer), written beside it. */
+export interface MarkedJob {
+  jobId: string
+  /** Written in the same trip as the job's own keys, which may land a moment later: a repeat answers from it meanwhile. */
+  first?: JobSnapshot
 }
 
 /** The mark's text before its first call's job id is known. */
 const PENDING = '-'
 
+/** A mark's text as a job: `{ jobId, first }` as JSON, or (written before the first snapshot went with it) the id alone. */
+function markedJobOf(text: string): MarkedJob {
+  if (!text.startsWith('{')) return { jobId: text }
+  const { jobId, first } = JSON.parse(text) as MarkedJob
+  return { jobId, first }
+}
+
 /**
  * The job a repeat's first call made, as its mark holds it: waited for (a store read every 50 ms,
  * up to `waitMs`) while that call's answer is on its way; undefined when none comes.
  */
-export async function firstJobOf(store: ProxyStore, mark: string, waitMs: number): Promise<string | undefined> {
+export async function firstJobOf(store: ProxyStore, mark: string, waitMs: number): Promise<MarkedJob | undefined> {
   for (let waited = 0; ; waited += 50) {
     const held = await store.get(mark)
-    if (held !== PENDING) return held
+    if (held !== PENDING) return held === undefined ? undefined : markedJobOf(held)
     if (waited >= waitMs) return undefined
     await new Promise((resolve) => setTimeout(resolve, 50))
   }
@@ -84,8 +99,16 @@ export async function reserve(
   return (await reserveWith(store, limits, user, tool, idempotencyKey, now, [])).giveBack
 }
 
-/** The store's write of a first call's job id on its key's mark, for its repeats (with the creation's other writes). */
-export const markOf = (limits: ProxyLimits, mark: string, jobId: string): StoreOperation => ({ op: 'set', key: mark, value: jobId, ttlMs: limits.windowMs })
+/**
+ * The store's write of a first call's job on its key's mark, for its repeats: its id and its first
+ * snapshot (in the creation's trip, beside the job's own keys, which a repeat may not find yet).
+ */
+export const markOf = (limits: ProxyLimits, mark: string, jobId: string, first: JobSnapshot): StoreOperation => ({
+  op: 'set',
+  key: mark,
+  value: JSON.stringify({ jobId, first } satisfies MarkedJob),
+  ttlMs: limits.windowMs,
+})
 
 /** `reserve`, with `before` (the request's other store work) in the same trip to the store: what they answered too. */
 export async function reserveWith(
@@ -108,7 +131,7 @@ export async function reserveWith(
   const answers = await together(store, [...before, ...marking, count(1)])
   const held = mark ? (answers[at] as string | undefined) : undefined
   const claimed = mark !== undefined && held === undefined
-  const repeatOf = held !== undefined && held !== PENDING ? held : undefined
+  const repeatOf = held !== undefined && held !== PENDING ? markedJobOf(held) : undefined
   // The window the call was counted in gets it back, even once the next one has begun; a mark only by the call that made it.
   const giveBack = async () => {
     await together(store, claimed ? [count(-1), { op: 'release', key: mark }] : [count(-1)])

@@ -78,15 +78,17 @@ export function createJobStatus(store: ProxyStore, readService: (key: JobKey) =>
 
     /**
      * Tells `listener` of every new snapshot of the job (and, once listening, of the one kept, if
-     * any) until the returned function is called; while anyone here listens, the job is watched.
+     * any; else of `told`, the creation's snapshot its news carried, whose write is on its way)
+     * until the returned function is called; while anyone here listens, the job is watched.
      */
-    async watch(key: JobKey, listener: (snapshot: JobSnapshot) => void): Promise<() => void> {
+    async watch(key: JobKey, listener: (snapshot: JobSnapshot) => void, told?: JobSnapshot): Promise<() => void> {
       const [release, listening] = [await channel.hold(key), channel.listen(key, listener)]
       const [first, stop] = [listening.first, () => (listening.stop(), release())]
-      const snapshot = parsed(await keptTogether(statusKey(key)).catch((error: unknown) => {
+      const stored = parsed(await keptTogether(statusKey(key)).catch((error: unknown) => {
         stop()
         throw error
       }))
+      const snapshot = stored ?? told
       // The creation's answer too: a page that did not create the job has nothing else.
       if (snapshot) listener(snapshot)
       if (first) void watchLoop(watcher, key, snapshot)

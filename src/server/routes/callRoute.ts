@@ -4,11 +4,11 @@ import { refuse, tooLarge } from '../bodies.js'
 import type { ProxyContext } from '../context.js'
 import { formPaths, jsonBody, outgoingBody } from '../callBody.js'
 import { formFieldReader } from '../formFields.js'
-import { endedIn, type JobKey } from '../jobs/jobStatus.js'
+import { endedIn, type JobKey, type JobSnapshot } from '../jobs/jobStatus.js'
 import { keys } from '../keys.js'
-import { newJobNews, pageOf } from '../streams/jobNews.js'
+import { newJobNews, pageOf, RECENT_MS } from '../streams/jobNews.js'
 import { AnswerTooLarge, artifactPaths } from '../links.js'
-import { billable, firstJobOf, markOf, outcomeOfFailure, reserveWith, userLimitAnswer, type CallOutcome } from '../money.js'
+import { billable, firstJobOf, markOf, outcomeOfFailure, reserveWith, userLimitAnswer, type CallOutcome, type MarkedJob } from '../money.js'
 import { rateCount, rateLimited, refusedCounted, type Caller } from '../guards.js'
 import { MEMORY_TTL_MS, replyResponse, rewriteFor } from '../rewrite.js'
 import type { Answer } from '../service.js'
@@ -66,9 +66,9 @@ export async function callRoute(context: ProxyContext, request: Request, user: C
     const reply = await rewriteFor(context, answer, { user, tool, written, created: true })
     const jobId = reply.createdJobId
     if (jobId) {
-      await recordCreation(context, user, tool, jobId, answer, written, pageOf(request), marked ? [markOf(context.settings.limits!, marked, jobId)] : [])
+      await recordCreation(context, { user, tool, jobId, answer, written, page: pageOf(request), marked })
       jobMarked = true
-      replayed = repeat !== undefined && jobId === (repeatOf ?? (await firstJobOf(context.store, repeat, timeoutMs)))
+      replayed = repeat !== undefined && jobId === (repeatOf ?? (await firstJobOf(context.store, repeat, timeoutMs)))?.jobId
     }
     return replyResponse(reply)
   } catch (error) {
@@ -89,21 +89,26 @@ export async function callRoute(context: ProxyContext, request: Request, user: C
   }
 }
 
-/** A new job, recorded for what follows: what its request carried, its first status (which remembers its tool for webhooks), and told to the user's open streams. */
-async function recordCreation(
-  context: ProxyContext,
-  user: Caller,
-  tool: Tool,
-  jobId: string,
-  answer: Answer,
-  written: Set<string> | 'unknown',
-  page: string | undefined,
-  mark: StoreOperation[],
-) {
-  const { jobStatus } = context
-  // The job's own keys in one trip with the status's write (what the request carried); the
-  // person's (their key's mark, the news for their streams) in the next, once the job is kept: a
-  // repeat finds the job its mark names, a stream the job its news names. One tag per trip (keys.ts).
+/** A job's creation, as `recordCreation` keeps it: `marked`, the Idempotency-Key's mark this call holds. */
+interface Creation {
+  user: Caller
+  tool: Tool
+  jobId: string
+  answer: Answer
+  written: Set<string> | 'unknown'
+  page: string | undefined
+  marked: string | undefined
+}
+
+/**
+ * A new job, recorded for what follows in one trip to the store: its own keys (what its request
+ * carried, its first status, which remembers its tool for webhooks) and, beside them, its person's
+ * (their key's mark, the news for their streams), one batch per tag (keys.ts). The person's carry
+ * the job's first snapshot: a repeat that finds the mark, or a stream that hears the news, before
+ * the job's keys land answers from it.
+ */
+async function recordCreation(context: ProxyContext, { user, tool, jobId, answer, written, page, marked }: Creation) {
+  const { jobStatus, store } = context
   const also: StoreOperation[] = []
   // A file tool's job always: its record missing later reads as "anything may have been sent" (rewrite's writtenOf).
   if (context.settings.fileTools.has(tool.id) || written === 'unknown' || written.size > 0) {
@@ -112,8 +117,15 @@ async function recordCreation(
   // The creation starts the job's clock: a watcher paces its reads (or waits for webhooks) from it.
   // Kept as a read would answer it (200): with webhooks, reads are served from it until the first one.
   const key: JobKey = { toolPath: tool.path, jobId }
-  await jobStatus.put(key, { ...answer, status: 200, readAt: 0, since: Date.now(), terminal: endedIn(answer.body) }, 'new', also)
-  await together(context.store, [...mark, ...newJobNews(context.store, user, tool.id, jobId, page)])
+  const first: JobSnapshot = { ...answer, status: 200, readAt: 0, since: Date.now(), terminal: endedIn(answer.body) }
+  const mark = marked ? [markOf(context.settings.limits!, marked, jobId, first)] : []
+  const writes = await Promise.allSettled([
+    jobStatus.put(key, first, 'new', also),
+    together(store, [...mark, ...newJobNews(store, user, tool.id, jobId, page, first)]),
+  ])
+  // Both settled before a failure is told: a mark given back then (callRoute) is not written after.
+  const failed = writes.find((each) => each.status === 'rejected')
+  if (failed) throw failed.reason
 }
 
 /** The call counted under the user's rate with its place under the cap, in one trip to the store; or the refusal to answer. */
@@ -137,10 +149,14 @@ async function placeUnderCap(context: ProxyContext, request: Request, user: Call
 }
 
 /** A repeat over the cap: the first call's job, as a creation's answer (202, replayed), when the store still keeps it. */
-async function replayOf(context: ProxyContext, user: Caller, tool: Tool, mark: string, known: string | undefined): Promise<Response | undefined> {
-  const jobId = known ?? (await firstJobOf(context.store, mark, context.settings.timeoutMs))
-  const snapshot = jobId ? await context.jobStatus.current({ toolPath: tool.path, jobId }) : undefined
-  if (!jobId || !snapshot) return undefined
+async function replayOf(context: ProxyContext, user: Caller, tool: Tool, mark: string, known: MarkedJob | undefined): Promise<Response | undefined> {
+  const job = known ?? (await firstJobOf(context.store, mark, context.settings.timeoutMs))
+  if (!job) return undefined
+  const { jobId, first } = job
+  // The job's own keys, written in the mark's trip, may not have landed yet: its first snapshot
+  // answers meanwhile (only then: once the job's keys have lapsed, nothing is replayed).
+  const snapshot = (await context.jobStatus.current({ toolPath: tool.path, jobId })) ?? (first && Date.now() - (first.since ?? 0) < RECENT_MS ? first : undefined)
+  if (!snapshot) return undefined
   const answer = { status: 202, headers: { ...SAFE_HEADERS, 'idempotent-replayed': 'true' }, body: snapshot.body }
   return replyResponse(await rewriteFor(context, answer, { user, tool, jobId, written: 'unknown' }))
 }

@@ -12,6 +12,8 @@ export interface StreamedJob {
   tool: string
   /** The page's handle for the job. */
   handle: string
+  /** The job's first snapshot, as its creation's news told it: its state while the store holds none yet (its write on its way). */
+  first?: JobSnapshot
 }
 
 export interface EventStreamOptions<J extends StreamedJob> {
@@ -140,7 +142,7 @@ function jobsCarried<J extends StreamedJob>(jobStatus: JobStatus, options: Event
       told = true
       deliver(entry, snapshot)
     }
-    jobStatus.watch(job.key, listener).then((stop) => {
+    jobStatus.watch(job.key, listener, job.first).then((stop) => {
       if (stream.closed) return stop()
       stream.onEnd(stop)
       // The store holds nothing of the job (started elsewhere, or the store restarted empty): read as a job read would.
