@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import { webhookKey, webhookSignature } from '../../src/client/standardWebhooks.js'
 import type { ProxyStore, ToolsProxyOptions } from '../../src/server/index.js'
 import { guardStore, StoreUnavailable, together, type StoreOperation } from '../../src/server/stores/store.js'
+import { keys } from '../../src/server/keys.js'
 import { reader } from './eventReader.js'
 import { LONG_WINDOW, SERVICE, SITE, testProxy } from './proxy.js'
 
@@ -185,6 +186,8 @@ const WEBHOOK_SECRET = 'whsec_C2FVsBQIhrscChlQIMV+b5sSYspob7oD'
 
 /** The stand-in service: rent at once, report jobs (a job's status and file as `statusOf` says), every request counted. */
 let received: Request[] = []
+/** Which instance (`instanceOn`'s `name`) sent each read of a job to the service, in order. */
+let readsBy: string[] = []
 let statusOf: (jobId: string) => string = () => 'processing'
 /** The service's ids of the jobs it created, oldest first. */
 let created: string[] = []
@@ -205,11 +208,21 @@ const service: typeof fetch = async (input, init) => {
 }
 const reads = () => received.filter((request) => request.method === 'GET').length
 
-/** An instance of the proxy on `store`: calls, report jobs, reads, streams and webhooks, as `user`. */
-function instanceOn(store: ProxyStore, options: Partial<ToolsProxyOptions> = {}) {
-  const proxy = testProxy(service, { store, ...options })
-  const send = (user: string, path: string, init: RequestInit & { headers?: Record<string, string> } = {}) =>
-    proxy.handle(new Request(`${SITE}/api/tools${path}`, { ...init, headers: { 'x-user': user, ...init.headers } }))
+/** An instance of the proxy on `store`, named `name`: calls, report jobs, reads, streams and webhooks, as `user`. */
+function instanceOn(store: ProxyStore, options: Partial<ToolsProxyOptions> = {}, name = '') {
+  const sent: typeof fetch = (input, init) => {
+    if ((init?.method ?? 'GET') === 'GET') readsBy.push(name)
+    return service(input, init)
+  }
+  const proxy = testProxy(sent, { store, ...options })
+  // A page's request stays referenced while its page may leave: undici's Request holds the controller
+  // that passes the page's abort on only weakly otherwise, and a collection would lose it.
+  const pagesOpen: Request[] = []
+  const send = (user: string, path: string, init: RequestInit & { headers?: Record<string, string> } = {}) => {
+    const request = new Request(`${SITE}/api/tools${path}`, { ...init, headers: { 'x-user': user, ...init.headers } })
+    if (init.signal) pagesOpen.push(request)
+    return proxy.handle(request)
+  }
   const json = { 'content-type': 'application/json' }
   return {
     call: (user: string) => send(user, '/valuation/rent', { method: 'POST', body: JSON.stringify({ propertyCategory: 'flat', totalArea: 50, city: 'Berlin' }), headers: json }),
@@ -235,6 +248,7 @@ function describeInstances({ twoInstances }: StoreContract) {
   afterEach(() => {
     for (const stream of streams.splice(0)) stream.abort()
     received = []
+    readsBy = []
     created = []
     statusOf = () => 'processing'
   })
@@ -283,4 +297,90 @@ function describeInstances({ twoInstances }: StoreContract) {
     expect(await stream.next()).toMatchObject({ jobId: handle, body: { status: 'completed' } })
     expect(reads()).toBe(0)
   })
+
+  it('keep one watcher per job: pages on both, one instance reads the service at a time; when it stops, the other takes over', () => oneWatcher(twoInstances))
+}
+
+/**
+ * Two instances, each with pages streaming one running job: for longer than a lease lasts, only
+ * one of them reads the service; its pages gone and its lease lapsed (taken out through the store,
+ * as the store's own clock would: on Redis or Durable Objects that clock is not the test's), the
+ * other takes over, and its pages hear the end. The proxy's time is fake; the test moves it 50 ms
+ * at a time, each step once every store operation begun has answered.
+ */
+async function oneWatcher(twoInstances: StoreContract['twoInstances']) {
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] })
+  const pages = { a: [new AbortController(), new AbortController()], b: [new AbortController(), new AbortController()] }
+  try {
+    const stores = await twoInstances()
+    const work = storeWork()
+    const [a, b] = [instanceOn(work.watched(stores[0]), {}, 'a'), instanceOn(work.watched(stores[1]), {}, 'b')]
+    const handle = await a.start('alice')
+    const heard = { a: [] as ReturnType<typeof reader>[], b: [] as ReturnType<typeof reader>[] }
+    for (const name of ['a', 'b'] as const) {
+      for (const page of pages[name]) {
+        const stream = reader(await (name === 'a' ? a : b).listen('alice', handle, page.signal))
+        await stream.created()
+        heard[name].push(stream)
+      }
+    }
+    await work.advance(15_000)
+    const holder = readsBy[0] as 'a' | 'b'
+    const other = holder === 'a' ? 'b' : 'a'
+    // A read about every second, all the holder's, for longer than its lease lasts unrenewed.
+    expect(readsBy.length).toBeGreaterThanOrEqual(5)
+    expect(new Set(readsBy)).toEqual(new Set([holder]))
+    // The holder stops: its pages leave, its watcher with them; its lease lapses.
+    for (const page of pages[holder]) page.abort()
+    readsBy = []
+    await work.advance(5_000)
+    // Nobody reads while its lease holds.
+    expect(readsBy).toEqual([])
+    await stores[0].release(keys.lease({ toolPath: '/valuation/report', jobId: created[0]! }))
+    await work.advance(10_000)
+    expect(readsBy.length).toBeGreaterThanOrEqual(1)
+    expect(new Set(readsBy)).toEqual(new Set([other]))
+    statusOf = () => 'completed'
+    await work.advance(8_000)
+    for (const stream of heard[other]) {
+      let event
+      while ((event = await stream.next()) !== 'end' && event.body.status !== 'completed');
+      expect(event).toMatchObject({ body: { status: 'completed' } })
+    }
+  } finally {
+    for (const page of [...pages.a, ...pages.b]) page.abort()
+    vi.useRealTimers()
+  }
+}
+
+/** Stores whose operations are counted while in flight; `advance(ms)` moves fake time 50 ms at a time, waiting after each step until none is. */
+function storeWork() {
+  let inFlight = 0
+  const counted =
+    <A extends unknown[], R>(operation: (...args: A) => Promise<R>) =>
+    (...args: A): Promise<R> => {
+      inFlight++
+      return operation(...args).finally(() => inFlight--)
+    }
+  const settled = async () => {
+    // Real I/O (Redis, workerd) answers on its own clock: wait for it, a turn of the event loop at a time.
+    for (let quiet = 0; quiet < 5; ) {
+      await new Promise((resolve) => setImmediate(resolve))
+      quiet = inFlight === 0 ? quiet + 1 : 0
+    }
+  }
+  return {
+    watched: (store: ProxyStore): ProxyStore => {
+      const methods = Object.fromEntries(
+        Object.entries(store).map(([name, method]) => [name, typeof method === 'function' ? counted((method as (...args: unknown[]) => Promise<unknown>).bind(store)) : method]),
+      )
+      return methods as unknown as ProxyStore
+    },
+    async advance(ms: number) {
+      for (let elapsed = 0; elapsed < ms; elapsed += 50) {
+        await vi.advanceTimersByTimeAsync(50)
+        await settled()
+      }
+    },
+  }
 }
