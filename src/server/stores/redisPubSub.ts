@@ -83,17 +83,24 @@ export function classicChannels(
   }
 }
 
+/** A master of a cluster as node-redis's `masters` lists it: its sharded subscriptions' connection, once it has one. */
+export interface ClusterMaster {
+  pubSub?: { client: { on(event: 'sharded-channel-moved', listener: (channel: string) => void): unknown } }
+}
+
 /**
  * A Redis Cluster: node-redis's cluster client subscribes each channel on its slot's master and
- * follows a slot that moves; where it could not (the cluster's view was changing), the channel is
- * subscribed again here. A node that comes back (its connections ready again after a loss), or a
- * channel subscribed again, may have missed messages.
+ * follows a slot that moves, with a gap: what the slot's new master publishes before the channel
+ * is subscribed there reaches nobody. So a moved channel (as a master's connection says, or
+ * node-redis could not follow it) is subscribed again here, and once it is, its listeners are told
+ * they may have missed messages; so is every listener when a node comes back after a loss.
  */
 export function shardedChannels(cluster: {
   sSubscribe(channel: string, listener: (message: string) => void): Promise<unknown>
   sUnsubscribe(channel: string): Promise<unknown>
   on?(event: 'node-ready' | 'node-reconnecting' | 'node-disconnect', listener: (node: ClusterNode) => void): unknown
   on?(event: 'sharded-channel-moved-error', listener: (error: unknown, channel: string) => void): unknown
+  readonly masters?: readonly ClusterMaster[]
 }): OpenChannels {
   return async (missed) => {
     const lost = new Set<string>()
@@ -105,14 +112,29 @@ export function shardedChannels(cluster: {
     const again = (channel: string, waitMs: number) => {
       const timer = setTimeout(() => {
         const listener = listening.get(channel)
-        if (listener) cluster.sSubscribe(channel, listener).then(missed, () => again(channel, Math.min(2 * waitMs, 2000)))
+        // The same listener node-redis may have moved already: subscribed once, on the slot's master now.
+        if (listener) subscribe(channel, listener).then(missed, () => again(channel, Math.min(2 * waitMs, 2000)))
       }, waitMs)
       // A retry never keeps the process alive.
       ;(timer as { unref?: () => void }).unref?.()
     }
     cluster.on?.('sharded-channel-moved-error', (_error, channel) => again(channel, 100))
+    // Each master's subscribing connection, told when one of its channels moved away (node-redis makes them as needed).
+    const heard = new WeakSet<object>()
+    const hearMoves = () => {
+      for (const { pubSub } of cluster.masters ?? []) {
+        if (!pubSub || heard.has(pubSub.client)) continue
+        heard.add(pubSub.client)
+        pubSub.client.on('sharded-channel-moved', (channel) => listening.has(channel) && again(channel, 100))
+      }
+    }
+    const subscribe = async (channel: string, listener: (message: string) => void) => {
+      const subscribed = await cluster.sSubscribe(channel, listener)
+      hearMoves()
+      return subscribed
+    }
     return {
-      subscribe: (channel, listener) => (listening.set(channel, listener), cluster.sSubscribe(channel, listener)),
+      subscribe: (channel, listener) => (listening.set(channel, listener), subscribe(channel, listener)),
       unsubscribe: (channel) => (listening.delete(channel), cluster.sUnsubscribe(channel)),
     }
   }

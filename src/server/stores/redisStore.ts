@@ -1,5 +1,5 @@
 import { callHook, thrownText } from '../partnerHooks.js'
-import { classicChannels, redisSubscriptions, shardedChannels, type ClusterNode } from './redisPubSub.js'
+import { classicChannels, redisSubscriptions, shardedChannels, type ClusterMaster, type ClusterNode } from './redisPubSub.js'
 import { answerOf, argumentsOf, BATCH, sha1Of } from './redisScript.js'
 import type { ProxyStore, StoreOperation } from './store.js'
 
@@ -38,6 +38,8 @@ export interface RedisClusterClient {
   on?(event: 'node-ready' | 'node-reconnecting' | 'node-disconnect', listener: (node: ClusterNode) => void): unknown
   /** A channel whose slot moved and which node-redis could not subscribe again: redisStore does. */
   on?(event: 'sharded-channel-moved-error', listener: (error: unknown, channel: string) => void): unknown
+  /** node-redis's masters: redisStore hears from their subscribing connections which channels moved, to read what a move may have lost. */
+  readonly masters?: readonly ClusterMaster[]
 }
 
 /** The connection `redisStore` subscribes on: `client.duplicate()`. */
