@@ -226,8 +226,8 @@ function instanceOn(store: ProxyStore, options: Partial<ToolsProxyOptions> = {},
   const json = { 'content-type': 'application/json' }
   return {
     call: (user: string) => send(user, '/valuation/rent', { method: 'POST', body: JSON.stringify({ propertyCategory: 'flat', totalArea: 50, city: 'Berlin' }), headers: json }),
-    async start(user: string) {
-      const response = await send(user, '/valuation/report', { method: 'POST', body: JSON.stringify({ objectId: 'obj_1' }), headers: json })
+    async start(user: string, headers: Record<string, string> = {}) {
+      const response = await send(user, '/valuation/report', { method: 'POST', body: JSON.stringify({ objectId: 'obj_1' }), headers: { ...json, ...headers } })
       expect(response.status).toBe(202)
       return ((await response.json()) as { jobId: string }).jobId
     },
@@ -299,6 +299,20 @@ function describeInstances({ twoInstances }: StoreContract) {
   })
 
   it('keep one watcher per job: pages on both, one instance reads the service at a time; when it stops, the other takes over', () => oneWatcher(twoInstances))
+
+  it('cost a call one trip to the store, and a job’s creation two, its key and page’s news with them', async () => {
+    const [store] = await twoInstances()
+    const work = storeWork()
+    const instance = instanceOn(work.watched(store), { limits: { calls: 10, windowMs: LONG_WINDOW } })
+    const tripsOf = async (request: () => Promise<unknown>) => {
+      const before = work.trips()
+      await request()
+      return work.trips() - before
+    }
+    expect(await tripsOf(async () => expect((await instance.call('alice')).status).toBe(200))).toBe(1)
+    expect(await tripsOf(() => instance.start('alice'))).toBe(2)
+    expect(await tripsOf(() => instance.start('alice', { 'idempotency-key': 'key-1', 'x-tools-page': 'tab-1' }))).toBe(2)
+  })
 }
 
 /**
@@ -353,13 +367,18 @@ async function oneWatcher(twoInstances: StoreContract['twoInstances']) {
   }
 }
 
-/** Stores whose operations are counted while in flight; `advance(ms)` moves fake time 50 ms at a time, waiting after each step until none is. */
+/**
+ * Stores whose operations are counted while in flight, and their trips (one begun while none is in
+ * flight starts one; those begun alongside ride it); `advance(ms)` moves fake time 50 ms at a time,
+ * waiting after each step until none is.
+ */
 function storeWork() {
   let inFlight = 0
+  let trips = 0
   const counted =
     <A extends unknown[], R>(operation: (...args: A) => Promise<R>) =>
     (...args: A): Promise<R> => {
-      inFlight++
+      if (inFlight++ === 0) trips++
       return operation(...args).finally(() => inFlight--)
     }
   const settled = async () => {
@@ -370,6 +389,7 @@ function storeWork() {
     }
   }
   return {
+    trips: () => trips,
     watched: (store: ProxyStore): ProxyStore => {
       const methods = Object.fromEntries(
         Object.entries(store).map(([name, method]) => [name, typeof method === 'function' ? counted((method as (...args: unknown[]) => Promise<unknown>).bind(store)) : method]),
