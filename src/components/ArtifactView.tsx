@@ -5,7 +5,7 @@ import type { ArtifactLoading } from './ArtifactLoading.js'
 import type { ArtifactViewerProps } from './ArtifactViewer.js'
 import type { ErrorNoticeProps } from './ErrorNotice.js'
 import type { Format } from './format.js'
-import { DownloadIcon, ExternalLinkIcon, FileIcon } from './icons.js'
+import { DownloadIcon, ExternalLinkIcon, FileIcon } from './fileIcons.js'
 
 // `<ArtifactViewer>`'s own code: a chunk of its own, fetched when a result has a file to show (or
 // on idle). What it needs of the page's modules (strings, formats, the download, its name, the notice)
