@@ -507,7 +507,7 @@ describe('server rendering', () => {
     )
     expect(html).toContain('ct-upload-form extra')
     expect(html).toContain('Drag a file here, or choose one')
-    expect(html).toContain('tour.mp4')
-    expect(html).toContain('Uploading 1 byte of 2 bytes')
+    // The drop's code is a chunk the browser fetches: a server sends its stand-in, which hydration meets.
+    expect(html.match(/class="ct-file-drop" data-state="loading"/g)).toHaveLength(2)
   })
 })

@@ -4,7 +4,8 @@ import { useDropzone, type Accept, type FileRejection } from 'react-dropzone'
 import type { UploadProgress } from '../react/index.js'
 import type { FileDropProps, FileDropState } from './FileDrop.js'
 import type { Format } from './format.js'
-import { CloseIcon, FileIcon, UploadIcon } from './icons.js'
+import { FileIcon } from './fileIcons.js'
+import { CloseIcon, UploadIcon } from './icons.js'
 import type { Messages } from '../react/index.js'
 
 // `<FileDrop>`'s own code, with react-dropzone: a chunk of its own, fetched when a drop is first

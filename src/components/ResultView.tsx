@@ -1,11 +1,13 @@
 'use client'
-import { Fragment, type ForwardedRef, type ReactNode } from 'react'
-import { type Messages, type ToolId, type ToolResult } from '../react/index.js'
+import { type ForwardedRef, type ReactNode } from 'react'
+import { type ToolId, type ToolResult } from '../react/index.js'
 import { ArtifactViewer } from './ArtifactViewer.js'
 import { cx, withRef, type RootProps } from './classNames.js'
-import { useFormat, type Format } from './format.js'
-import { fieldLabel } from './issues.js'
+import { useFormat } from './format.js'
+import { lazyPart } from './lazyPart.js'
+import type { ResultWords } from './ResultBody.js'
 import { useMessages } from './useMessages.js'
+import { WaitNotice } from './WaitNotice.js'
 
 export interface ResultViewProps<T extends ToolId = ToolId> extends RootProps {
   /** A synchronous tool's `Result` or a deferred tool's succeeded `Job`, its `data` as declared in `Register`. */
@@ -16,148 +18,40 @@ export interface ResultViewProps<T extends ToolId = ToolId> extends RootProps {
   renderArtifact?: (url: string) => ReactNode
 }
 
-/** Levels of nesting shown as fields; anything deeper is shown as text, so no answer can exhaust the stack. */
-const MAX_DEPTH = 8
+type ViewProps = Omit<ResultViewProps, 'ref'> & ResultWords
 
-/** Body fields that are bookkeeping, not the answer. */
-const HIDDEN = new Set(['requestId', 'jobId', 'status', 'progress', 'tool'])
-
-/**
- * The answer inside a body: a body whose only field (bookkeeping aside) is a record, such as a
- * job's `result`, is that record, so the card does not say "Result" twice.
- */
-function answerOf(body: unknown): unknown {
-  if (!body || typeof body !== 'object' || Array.isArray(body)) return body
-  const fields = Object.entries(body).filter(([key]) => !HIDDEN.has(key))
-  const only = fields.length === 1 ? fields[0]![1] : undefined
-  return only && typeof only === 'object' && !Array.isArray(only) ? only : body
-}
-
-/**
- * A field's label: the locale's for result fields, else the input field's label (`city`), else
- * the name in words (`pricePerSquareMetre` → `Price per square metre`).
- */
-function labelOf(messages: Messages, key: string): string {
-  if (Object.hasOwn(messages.resultFields, key)) return messages.resultFields[key]!
-  if (Object.hasOwn(messages.fields, key)) return fieldLabel(messages, key)!
-  const spaced = key.replace(/[_-]+/g, ' ').replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase()
-  return spaced.charAt(0).toUpperCase() + spaced.slice(1)
-}
-
-/** Whether a value is one of the result's files: compared as resolved URLs, as a proxy may write its links root-relative. */
-type IsLink = (value: unknown) => boolean
-
-function linkTest(artifacts: readonly string[]): IsLink {
-  const links = new Set(artifacts)
-  return (value) => {
-    if (typeof value !== 'string' || !artifacts.length || !/^(https?:\/\/|\/)/i.test(value)) return false
-    try {
-      return links.has(new URL(value, artifacts[0]).href)
-    } catch {
-      return false
-    }
-  }
-}
-
-interface ValueProps {
-  value: unknown
-  isLink: IsLink
-  messages: Messages
-  format: Format
-  depth: number
-}
-
-/** A value nested too deep to lay out: as JSON text, shortened. */
-function asText(value: unknown): string {
-  let text: string
-  try {
-    text = JSON.stringify(value) ?? String(value)
-  } catch {
-    // Nested deeper than JSON.stringify can go: there is nothing readable to show.
-    text = '…'
-  }
-  return text.length > 500 ? `${text.slice(0, 500)}…` : text
-}
-
-function Value(props: ValueProps): ReactNode {
-  const { value, isLink, format, depth } = props
-  if (value === null || value === undefined) return '—'
-  if (typeof value === 'number') return format.number(value)
-  if (typeof value === 'boolean') return String(value)
-  if (typeof value === 'string') return isLink(value) ? null : value
-  if (depth >= MAX_DEPTH) return <code className="ct-result__text">{asText(value)}</code>
-  if (Array.isArray(value)) {
-    // Result links are shown below as files: an item that is only a link is no item here.
-    const items = value.filter((item) => !isLink(item))
-    if (items.length === 0) return null
-    return (
-      <ol className="ct-result__list">
-        {items.map((item, index) => (
-          <li key={index}>
-            <Value {...props} value={item} depth={depth + 1} />
-          </li>
-        ))}
-      </ol>
-    )
-  }
-  return <Fields {...props} value={value as Record<string, unknown>} />
-}
-
-/** Whether a field has something to show once its result links are left to the viewers. */
-function shows(value: unknown, isLink: IsLink): boolean {
-  return !isLink(value) && !(Array.isArray(value) && value.length > 0 && value.every(isLink))
-}
-
-function Fields(props: ValueProps & { value: Record<string, unknown> }) {
-  const { value: record, isLink, messages, depth } = props
-  const entries = Object.entries(record).filter(([key, value]) => !HIDDEN.has(key) && shows(value, isLink))
-  if (entries.length === 0) return null
+/** The card while its code comes: its region and heading, busy; offline, the wait for the connection. */
+function ResultStand({ result, className, rootRef, messages, failed }: ViewProps & { failed: boolean }) {
   return (
-    <dl className="ct-result__fields">
-      {entries.map(([key, value]) => (
-        <div key={key} className="ct-result__field">
-          <dt>{labelOf(messages, key)}</dt>
-          <dd>
-            <Value {...props} value={value} depth={depth + 1} />
-          </dd>
-        </div>
-      ))}
-    </dl>
+    <section
+      ref={rootRef}
+      aria-label={messages.runner.resultOf(messages.tools[result.tool]?.title ?? result.tool)}
+      aria-busy={!failed || undefined}
+      className={cx('ct-result', className)}
+    >
+      <h3 className="ct-result__heading">{messages.runner.result}</h3>
+      <WaitNotice waiting={failed ? { reason: 'offline' } : null} />
+    </section>
   )
 }
+
+const view = lazyPart<ViewProps>(() => import('./ResultBody.js').then((chunk) => chunk.ResultBody), ResultStand)
 
 /**
  * A finished run, readably: the body's fields as a list (labels and numbers in the messages'
  * locale; the result's file links, however the body writes them, left to the viewers below),
  * then each file in an `<ArtifactViewer>`.
  *
+ * Its code is a chunk of its own, fetched when a result is first shown (a `<ToolRunner>` fetches
+ * it on idle): until it comes, the card shows its heading, `aria-busy`. Should that fetch fail
+ * offline, it says it waits for the connection.
+ *
  * Classes: `ct-result`, parts `__heading`, `__fields`, `__field`, `__list`, `__text` (what is
  * nested too deep to lay out), `__artifacts`.
  */
-export const ResultView = withRef(function ResultView<T extends ToolId = ToolId>(
-  { result, showArtifacts = true, renderArtifact, className, ...root }: ResultViewProps<T>,
-  ref: ForwardedRef<HTMLElement>,
-) {
-  const messages = useMessages()
-  const format = useFormat()
-  const isLink = linkTest(result.artifacts)
-  const body = answerOf(result.data)
-  return (
-    <section aria-label={messages.runner.resultOf(messages.tools[result.tool]?.title ?? result.tool)} {...root} ref={ref} className={cx('ct-result', className)}>
-      <h3 className="ct-result__heading">{messages.runner.result}</h3>
-      {body && typeof body === 'object' ? (
-        <Value value={body} isLink={isLink} messages={messages} format={format} depth={0} />
-      ) : (
-        <p>{body === undefined || isLink(body) ? '' : String(body)}</p>
-      )}
-      {showArtifacts && result.artifacts.length > 0 && (
-        <div className="ct-result__artifacts">
-          <h4 className="ct-result__heading">{messages.runner.artifacts}</h4>
-          {result.artifacts.map((url) => (
-            <Fragment key={url}>{renderArtifact ? renderArtifact(url) : <ArtifactViewer url={url} />}</Fragment>
-          ))}
-        </div>
-      )}
-    </section>
-  )
+export const ResultView = withRef(function ResultView<T extends ToolId = ToolId>(props: ResultViewProps<T>, ref: ForwardedRef<HTMLElement>) {
+  return <view.Part {...(props as ResultViewProps)} rootRef={ref} messages={useMessages()} format={useFormat()} ArtifactViewer={ArtifactViewer} />
 })
+
+/** Fetches the card's code ahead of a result's first showing. */
+export const loadResultView = view.load

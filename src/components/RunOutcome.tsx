@@ -1,8 +1,15 @@
 'use client'
 import { useEffect, useRef } from 'react'
 import type { ToolId, UseToolResult } from '../react/index.js'
-import { JobProgress } from './JobProgress.js'
-import { ResultView } from './ResultView.js'
+import { loadArtifactViewer } from './ArtifactViewer.js'
+import { JobProgress, loadJobProgress } from './JobProgress.js'
+import { whenIdle } from './lazyPart.js'
+import { loadResultView, ResultView } from './ResultView.js'
+
+/** The viewers' code (each a chunk of its own): the progress, the result, its files. */
+export function loadViewers(): Promise<void> {
+  return Promise.all([loadJobProgress(), loadResultView(), loadArtifactViewer()]).then(() => undefined)
+}
 
 interface RunOutcomeProps {
   state: Pick<UseToolResult<ToolId>, 'phase' | 'job' | 'result' | 'retry' | 'current'>
@@ -13,11 +20,17 @@ interface RunOutcomeProps {
 /**
  * What a run produces, under the form that started it: the job's progress (a failed job is told
  * there, with "Try again"), then the result with its files, which takes focus when it arrives so
- * screen readers read it.
+ * screen readers read it. The viewers' code is fetched on idle, or when a run starts.
  */
 export function RunOutcome({ state: { phase, job, result, retry, current }, className }: RunOutcomeProps) {
   const resultRef = useRef<HTMLDivElement>(null)
   const focused = useRef<unknown>(null)
+  // The viewers come on idle, and at once when a run starts if idle time has not brought them:
+  // a run's progress and result never wait for their code.
+  useEffect(() => whenIdle(loadViewers), [])
+  useEffect(() => {
+    if (phase !== 'idle') void loadViewers().catch(() => undefined)
+  }, [phase])
   useEffect(() => {
     if (phase !== 'succeeded' || !result || focused.current === result) return
     focused.current = result

@@ -1,11 +1,11 @@
 // Decorative outline icons in currentColor. Each is drawn on a grid of its own size in pixels,
 // so one stroke width suits them all; sized by attribute, so they stay small with no stylesheet.
 
-interface IconProps {
+export interface IconProps {
   className?: string
 }
 
-function Icon({ className, size, d }: IconProps & { size: number; d: string }) {
+export function Icon({ className, size, d }: IconProps & { size: number; d: string }) {
   return (
     <svg
       className={className}
@@ -34,20 +34,7 @@ export function CloseIcon({ className }: IconProps) {
   return <Icon className={className} size={16} d="M4 4l8 8M12 4l-8 8" />
 }
 
-/** An arrow into a tray: downloads. */
-export function DownloadIcon({ className }: IconProps) {
-  return <Icon className={className} size={16} d="M8 2.5V10M4.75 7 8 10.25 11.25 7M3 13.25h10" />
-}
 
-/** An arrow out of a box: opens elsewhere. */
-export function ExternalLinkIcon({ className }: IconProps) {
-  return <Icon className={className} size={16} d="M9.5 2.75h3.75V6.5M13 3 7.5 8.5M11.5 9.5v3a.75.75 0 0 1-.75.75h-7a.75.75 0 0 1-.75-.75v-7a.75.75 0 0 1 .75-.75h3" />
-}
-
-/** A page with a folded corner: a file with no preview. */
-export function FileIcon({ className }: IconProps) {
-  return <Icon className={className} size={24} d="M14 3H7a2 2 0 0 0-2 2v14a2 2 0 0 0 2 2h10a2 2 0 0 0 2-2V8l-5-5v5h5" />
-}
 
 /** An arrow rising from a tray: the drop zone's sign. */
 export function UploadIcon({ className }: IconProps) {

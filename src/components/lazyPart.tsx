@@ -1,5 +1,5 @@
 'use client'
-import { createElement, useEffect, useState, type ComponentType, type ForwardedRef, type ReactNode } from 'react'
+import { createElement, useEffect, useState, useSyncExternalStore, type ComponentType, type ForwardedRef, type ReactNode } from 'react'
 import { withRef } from './classNames.js'
 
 /** A component whose code is a chunk of its own, and the way to fetch that chunk ahead of time. */
@@ -17,7 +17,7 @@ export type Stand<P> = ComponentType<P & { failed: boolean }>
  * is first rendered: until then `Stand` shows in its place. Once fetched it renders at once, with
  * no stand-in, on every later mount. A fetch that fails (offline) is tried again when the
  * connection returns; `Stand` says so meanwhile. No Suspense: the server renders the stand-in,
- * and hydration meets the same.
+ * and hydration meets the same (even where the chunk has already come), then shows the part.
  */
 export function lazyPart<P extends object, E = HTMLElement>(
   fetchChunk: () => Promise<ComponentType<P>>,
@@ -25,9 +25,19 @@ export function lazyPart<P extends object, E = HTMLElement>(
 ): LazyPart<P & { ref?: ForwardedRef<E> }> {
   let loaded: ComponentType<P> | undefined
   let pending: Promise<ComponentType<P>> | undefined
+  // Every mounted part, told when the chunk comes.
+  const arrivals = new Set<() => void>()
+  const subscribe = (onArrival: () => void) => {
+    arrivals.add(onArrival)
+    return () => void arrivals.delete(onArrival)
+  }
   const load = () =>
     (pending ??= fetchChunk().then(
-      (component) => (loaded = component),
+      (component) => {
+        loaded = component
+        for (const onArrival of arrivals) onArrival()
+        return component
+      },
       (error: unknown) => {
         pending = undefined
         throw error
@@ -35,18 +45,15 @@ export function lazyPart<P extends object, E = HTMLElement>(
     ))
 
   const Part = withRef(function LazyPart(props: P, ref: ForwardedRef<E>) {
-    // Renders again once the chunk has come (the component itself is module state).
-    const [, setArrived] = useState(false)
+    // The chunk's component is module state; on the server and while hydrating, the stand-in.
+    const part = useSyncExternalStore(subscribe, () => loaded, () => undefined)
     const [failed, setFailed] = useState(false)
     useEffect(() => {
       if (loaded) return
       let live = true
       const attempt = () => {
         setFailed(false)
-        load().then(
-          () => live && setArrived(true),
-          () => live && setFailed(true),
-        )
+        load().catch(() => live && setFailed(true))
       }
       attempt()
       window.addEventListener('online', attempt)
@@ -55,7 +62,18 @@ export function lazyPart<P extends object, E = HTMLElement>(
         window.removeEventListener('online', attempt)
       }
     }, [])
-    return loaded ? createElement(loaded, { ...props, ref }) : createElement(Stand, { ...props, failed })
+    return part ? createElement(part, { ...props, ref }) : createElement(Stand, { ...props, failed })
   })
   return { Part, load: () => load().then(() => undefined) }
+}
+
+/** Runs `load` once the page is idle (a failure is left to the part's own fetch); returns the cancel. */
+export function whenIdle(load: () => Promise<unknown>): () => void {
+  const run = () => void load().catch(() => undefined)
+  if (typeof requestIdleCallback === 'function') {
+    const id = requestIdleCallback(run, { timeout: 2000 })
+    return () => cancelIdleCallback(id)
+  }
+  const timer = setTimeout(run, 200)
+  return () => clearTimeout(timer)
 }

@@ -1,6 +1,7 @@
 import { act } from '@testing-library/react'
 import type { SetupServer } from 'msw/node'
-import { afterEach, beforeEach, vi } from 'vitest'
+import { afterEach, beforeAll, beforeEach, vi } from 'vitest'
+import { loadViewers } from '../../src/components/RunOutcome.js'
 import { loadChecks } from '../../src/tools/internal.js'
 
 /**
@@ -13,6 +14,7 @@ import { loadChecks } from '../../src/tools/internal.js'
  * `waitFor` would be (its own timers are fake too and would never fire).
  */
 export function fakeClock(server: SetupServer, { each = true }: { each?: boolean } = {}) {
+  beforeAll(loadChunks)
   let inFlight = 0
   server.events.on('request:start', () => void inFlight++)
   server.events.on('request:end', () => void inFlight--)
@@ -74,10 +76,17 @@ export function fakeClock(server: SetupServer, { each = true }: { each?: boolean
 }
 
 
+/**
+ * The input checks and the result viewers come in chunks loaded by import(), which no fake timer
+ * moves: they are loaded before fake time starts, so no step of a test waits on them.
+ */
+async function loadChunks() {
+  await Promise.all([loadChecks(), loadViewers()])
+}
+
 /** Fake timers for the clocks the kit, TanStack Query and the simulated service read, for tests that install them themselves. */
 export async function useFakeClock() {
-  // The input checks come in a chunk loaded by import(), which no fake timer moves: load them first.
-  await loadChecks()
+  await loadChunks()
   vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] })
 }
 
