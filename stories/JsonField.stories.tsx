@@ -12,6 +12,7 @@ import { storyMessages } from './support/tools.js'
  */
 const meta = {
   title: 'Components/ToolRunner/JSON field',
+  tags: ['react-18'],
   component: ToolRunner,
   args: { tool: 'text/generate' },
   argTypes: { tool: { control: false } },

@@ -12,6 +12,7 @@ import { storyMessages } from './support/tools.js'
  */
 const meta = {
   title: 'Errors/Waiting runs',
+  tags: ['react-18'],
   component: ToolRunner,
   args: { tool: 'valuation/express', input: exampleInput('valuation/express') },
   argTypes: { tool: { control: false } },
