@@ -65,16 +65,26 @@ export function useCountdown(duration: number, source: unknown): number {
   return count.source === source ? count.remaining : duration
 }
 
-/** Milliseconds left until `until` (ms since the epoch), updated as each whole second of it passes; 0 with none. */
+/**
+ * Milliseconds left until `until` (ms since the epoch), updated as each whole second of it passes;
+ * 0 with none. A new `until` is counted from the render that brings it, not from a time read
+ * before (the first render's, long ago when a notice shown all along gets its first wait).
+ */
 export function useTimeLeft(until: number | undefined): number {
-  const [now, setNow] = useState(Date.now)
+  const [clock, setClock] = useState(() => ({ until, now: Date.now() }))
+  let { now } = clock
+  if (clock.until !== until) {
+    // eslint-disable-next-line react-hooks/purity -- read once per new `until`, then kept in state
+    now = Date.now()
+    setClock({ until, now })
+  }
   useEffect(() => {
     if (until === undefined) return
     const update = (time: number) => {
-      setNow(time)
+      setClock({ until, now: time })
       return time < until
     }
-    // The clock has moved since the first render: read it again at once, then as each second passes.
+    // The clock has moved since the render: read it again at once, then as each second passes.
     const first = setTimeout(() => update(Date.now()), 0)
     const stop = tickEachSecond(until, update)
     return () => {
