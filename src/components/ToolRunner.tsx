@@ -119,11 +119,10 @@ function useInlineChecks<T extends ToolId>(tool: T, fields: InputFieldSpec[], va
     setTouched(visited)
     void check(visited, values)
   }
-  /** A submit checks every field: no earlier check's answer may show after it. */
+  /** A submit checks every field: no earlier check's answer may show after it, held or not. */
   const submitted = (formOk: boolean) => {
     setTouched(new Set([...fields.map((field) => field.name), OPTIONS]))
     const id = ++checks.current
-    held.drop()
     if (formOk) setLocalIssues([])
     else void optionsIssues(values).then((issues) => id === checks.current && setLocalIssues(issues))
   }
@@ -341,7 +340,7 @@ export const ToolRunner = withRef(function ToolRunner<T extends ToolId>(
           {named.length > 0 && fieldControls}
         </UploadForm>
       ) : (
-        <form className="ct-tool-runner__form" onSubmit={submit} onPointerDown={inline.press} onMouseDown={inline.press} noValidate>
+        <form className="ct-tool-runner__form" onSubmit={submit} onPointerDown={inline.press} noValidate>
           {fieldControls}
           {action && <RunButton label={messages.runner[action]} busy={busy} />}
         </form>

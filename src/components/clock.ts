@@ -71,26 +71,19 @@ export function useCountdown(duration: number, source: unknown): number {
  * before (the first render's, long ago when a notice shown all along gets its first wait).
  */
 export function useTimeLeft(until: number | undefined): number {
-  const [clock, setClock] = useState(() => ({ until, now: Date.now() }))
-  let { now } = clock
-  if (clock.until !== until) {
-    // eslint-disable-next-line react-hooks/purity -- read once per new `until`, then kept in state
-    now = Date.now()
-    setClock({ until, now })
-  }
+  // The time read, with the `until` it was read for.
+  const [clock, setClock] = useState(() => [until, Date.now()] as const)
+  let now = clock[1]
+  // eslint-disable-next-line react-hooks/purity -- read once per new `until`, then kept in state
+  if (clock[0] !== until) setClock([until, (now = Date.now())])
   useEffect(() => {
     if (until === undefined) return
     const update = (time: number) => {
-      setClock({ until, now: time })
+      setClock([until, time])
       return time < until
     }
-    // The clock has moved since the render: read it again at once, then as each second passes.
-    const first = setTimeout(() => update(Date.now()), 0)
-    const stop = tickEachSecond(until, update)
-    return () => {
-      clearTimeout(first)
-      stop()
-    }
+    // The render read the clock for this `until`: read it again as each second passes.
+    return tickEachSecond(until, update)
   }, [until])
   return until === undefined ? 0 : Math.max(0, until - now)
 }

@@ -1,39 +1,35 @@
-import { useRef, type PointerEvent as ReactPointerEvent, type MouseEvent as ReactMouseEvent } from 'react'
-
-/** The events that end a press: the click, if any, comes in the same turn. */
-const RELEASES = ['pointerup', 'pointercancel', 'mouseup'] as const
+import { useRef, type PointerEvent } from 'react'
 
 /**
- * Holds changes to a form while a pointer is down on its submit button: a problem line that
+ * Holds a change to a form while a pointer is down on its submit button: a problem line that
  * goes (or comes) between press and release moves the button under the pointer, and the click
- * lands elsewhere. Held changes run when the press ends, after its click.
+ * lands elsewhere. The change runs when the press ends, after its click; of several held, the
+ * latest (each is the form's whole state).
  *
- * `press` goes on the form's `onPointerDown` and `onMouseDown` (a press makes both; only the
- * first counts); `whenReleased(change)` runs `change` now, or after the press; `drop()` forgets
- * the held changes (a submit has made them moot).
+ * `press` goes on the form's `onPointerDown`; `whenReleased(change)` runs `change` now, or after the press.
  */
 export function useHeldDuringPress() {
-  const held = useRef<(() => void)[] | null>(null)
-  const press = (event: ReactPointerEvent | ReactMouseEvent) => {
-    if (held.current || !(event.target instanceof Element) || !event.target.closest('button[type="submit"]')) return
-    held.current = []
+  // null: no press; else the change held so far, if any.
+  const held = useRef<(() => void) | null | undefined>(null)
+  const press = (event: PointerEvent) => {
+    if ((event.target as HTMLButtonElement).type !== 'submit') return
+    held.current = undefined
+    const ended = new AbortController()
     const release = () => {
-      for (const type of RELEASES) document.removeEventListener(type, release)
+      ended.abort()
       // After the click the release makes, in the same turn.
       setTimeout(() => {
-        const changes = held.current ?? []
+        const change = held.current
         held.current = null
-        for (const change of changes) change()
+        change?.()
       })
     }
-    for (const type of RELEASES) document.addEventListener(type, release)
+    addEventListener('pointerup', release, ended)
+    addEventListener('pointercancel', release, ended)
   }
   const whenReleased = (change: () => void) => {
-    if (held.current) held.current.push(change)
-    else change()
+    if (held.current === null) change()
+    else held.current = change
   }
-  const drop = () => {
-    if (held.current) held.current.length = 0
-  }
-  return { press, whenReleased, drop }
+  return { press, whenReleased }
 }
