@@ -3,7 +3,7 @@
 import { storybookTest } from '@storybook/addon-vitest/vitest-plugin'
 import { playwright } from '@vitest/browser-playwright'
 import react from '@vitejs/plugin-react'
-import { readFileSync } from 'node:fs'
+import { readdirSync, readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config'
 
@@ -49,16 +49,56 @@ export function chromiumProvider(colorScheme?: 'light' | 'dark') {
   })
 }
 
-/** Stories as tests in headless Chromium: those with `tags` (default: every one), the system in `colorScheme`. */
+/** React and react-dom (with their subpaths: react-dom/client, react/jsx-runtime…) from React 18.3. */
+const REACT_18_ALIAS = { find: /^(react|react-dom)(\/.*)?$/, replacement: `${REACT_18}$1$2` }
+
+/**
+ * A story project's whole browser bundle on React 18.3: the stories, the kit, Storybook's React
+ * renderer and the libraries that import React (TanStack Query, react-dropzone). The alias
+ * reaches the libraries Vite pre-bundles too, and the pre-bundles go to a cache of their own so
+ * they never mix with the React 19 projects'. The page asks for one React 18.3 renderer
+ * (.storybook/react-18.setup.ts).
+ */
+function onReact18(name: string): Partial<TestProjectInlineConfiguration> {
+  return {
+    resolve: { alias: [REACT_18_ALIAS] },
+    plugins: [
+      {
+        name: 'react-18-cache',
+        // After Storybook's plugin, which gives every story project one cache.
+        enforce: 'post',
+        config: () => ({ cacheDir: fileURLToPath(new URL(`./node_modules/.vite/${name}`, import.meta.url)) }),
+      },
+    ],
+  }
+}
+
+/**
+ * The story files that name none of `tags`: a tagged project leaves them out rather than load
+ * each in the browser to find nothing to run. A story file names the tags of its stories itself.
+ */
+function storiesWithout(tags: string[]): string[] {
+  const dir = new URL('./stories/', import.meta.url)
+  return readdirSync(dir)
+    .filter((file) => file.endsWith('.stories.tsx'))
+    .filter((file) => !tags.some((tag) => readFileSync(new URL(file, dir), 'utf8').includes(`'${tag}'`)))
+    .map((file) => `stories/${file}`)
+}
+
+/** Stories as tests in headless Chromium: those with `tags` (default: every one), the system in `colorScheme`, on `react` 18.3 or 19. */
 function storybookProject(
   name: string,
-  { tags, colorScheme }: { tags?: string[]; colorScheme?: 'light' | 'dark' } = {},
+  { tags, colorScheme, react = 19 }: { tags?: string[]; colorScheme?: 'light' | 'dark'; react?: 18 | 19 } = {},
 ): TestProjectInlineConfiguration {
+  const react18 = react === 18 ? onReact18(name) : undefined
   return {
     extends: true,
-    plugins: [storybookTest({ configDir: '.storybook', tags: tags && { include: tags } })],
+    ...react18,
+    plugins: [storybookTest({ configDir: '.storybook', tags: tags && { include: tags } }), ...(react18?.plugins ?? [])],
     test: {
       name,
+      exclude: tags && storiesWithout(tags),
+      setupFiles: react18 ? ['.storybook/react-18.setup.ts'] : undefined,
       // A story's play function waits for simulated jobs and downloads: give it room.
       testTimeout: 30_000,
       // After the unit tests, not beside them: on a small CI machine a browser running
@@ -104,7 +144,7 @@ export default defineConfig({
           include: COMPONENT_TESTS,
           setupFiles: ['test/setup.ts'],
           alias: [
-            { find: /^(react|react-dom)(\/.*)?$/, replacement: `${REACT_18}$1$2` },
+            REACT_18_ALIAS,
             // Its ESM build: the CommonJS one would load react-dom with Node's require, past the alias.
             { find: /^@testing-library\/react$/, replacement: TESTING_LIBRARY_REACT_ESM },
           ],
@@ -117,6 +157,9 @@ export default defineConfig({
       // The stories tagged `dark-scheme` again, with the system's dark mode on: a page that asks
       // for no theme must still read well (axe's contrast rule, as in every story).
       storybookProject('storybook-dark-scheme', { tags: ['dark-scheme'], colorScheme: 'dark' }),
+      // The stories tagged `react-18` (those of a partner's first day) again on React 18.3, a
+      // supported peer: the renderer, the kit and its libraries all on it.
+      storybookProject('storybook-react-18', { tags: ['react-18'], react: 18 }),
     ],
   },
 })

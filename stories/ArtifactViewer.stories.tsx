@@ -52,7 +52,7 @@ export const Image: Story = {
 export const Video = fileOf('avatar/video', 'video')
 
 /** A PDF (pdf/create's result): in a frame where the browser can show PDFs, always with its links. */
-export const Pdf: Story = { ...fileOf('pdf/create', 'pdf'), name: 'PDF' }
+export const Pdf: Story = { ...fileOf('pdf/create', 'pdf'), name: 'PDF', tags: ['react-18'] }
 
 /** A web page (site/create's result): in a sandboxed frame, no scripts. */
 export const HtmlPage: Story = {

@@ -46,6 +46,7 @@ function kind(name: ToolsErrorKind, init: ToolsErrorInit = {}, retryable = false
 }
 
 export const Validation: Story = {
+  tags: ['react-18'],
   args: {
     error: new ToolsError('validation', 'Invalid input', {
       issues: [
@@ -83,6 +84,7 @@ export const ListingAccess = kind('listing-access', { status: 403 })
 export const NotFound = kind('not-found', { status: 404 })
 export const RateLimit: Story = {
   ...kind('rate-limit', { status: 429, retryAfter: 90_000 }, true),
+  tags: ['react-18'],
   play: async ({ canvas, globals }) => {
     const m = storyMessages({ globals })
     await expect(canvas.getByText(m.errors['rate-limit'].title)).toBeVisible()

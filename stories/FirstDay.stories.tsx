@@ -17,7 +17,7 @@ import { storyMessages, storyTools } from './support/tools.js'
  */
 const meta = {
   title: 'Components/On a partner’s page',
-  tags: ['dark-scheme'],
+  tags: ['dark-scheme', 'react-18'],
   parameters: { tools: { simulatedOnly: true } },
 } satisfies Meta
 

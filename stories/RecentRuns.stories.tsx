@@ -15,7 +15,7 @@ import { storyMessages } from './support/tools.js'
 const meta = {
   title: 'Components/RecentRuns',
   component: RecentRuns,
-  tags: ['autodocs'],
+  tags: ['autodocs', 'react-18'],
   args: { tag: 'story' },
   render: (args) => (
     <>

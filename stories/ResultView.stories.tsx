@@ -10,6 +10,7 @@ import { ResultView } from '../src/components/index.js'
  */
 const meta = {
   title: 'Components/ResultView',
+  tags: ['react-18'],
   component: ResultView,
   args: {
     result: {

@@ -60,6 +60,7 @@ export const Dragging: Story = {
 
 /** A file of a type the tool does not take is refused before any request, with the reason. */
 export const RejectedFile: Story = {
+  tags: ['react-18'],
   play: async ({ canvas, globals }) => {
     const m = storyMessages({ globals })
     const zone = canvas.getByRole('button', { name: new RegExp(m.upload.drop) })
@@ -111,6 +112,7 @@ export const Uploading: Story = {
 
 /** Cancelled mid-upload: the run ends, the file stays chosen, and it can be sent again. */
 export const Cancelled: Story = {
+  tags: ['react-18'],
   parameters: { tools: { simulatedOnly: true, service: { latency: 600_000 } } },
   play: async (context) => {
     const { canvas, canvasElement, userEvent, globals } = context
@@ -126,6 +128,7 @@ export const Cancelled: Story = {
 
 /** On its own, the form follows its job to the end: the job's progress, then the enhanced photo, then Run again. */
 export const ToTheResult: Story = {
+  tags: ['react-18'],
   play: async (context) => {
     const { canvas, userEvent, globals } = context
     const m = storyMessages({ globals })

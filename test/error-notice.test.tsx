@@ -78,7 +78,12 @@ describe('<ErrorNotice>', () => {
     expect(notice).toHaveTextContent(/You can try again in 2\b/)
     expect(retry).toBeDisabled()
 
-    act(() => vi.advanceTimersByTime(2000))
+    // Not before the wait is over: a millisecond short, still off.
+    act(() => vi.advanceTimersByTime(1999))
+    expect(notice).toHaveTextContent(/You can try again in 1\b/)
+    expect(retry).toBeDisabled()
+
+    act(() => vi.advanceTimersByTime(1))
     expect(notice).toHaveTextContent('You can try again now.')
     expect(notice).toHaveAttribute('data-state', 'ready')
     expect(retry).toBeEnabled()

@@ -3,7 +3,7 @@ import { render, screen, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import type { ReactNode } from 'react'
 import { renderToString } from 'react-dom/server'
-import { beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it, vi } from 'vitest'
 import {
   ArtifactViewer,
   ErrorNotice,
@@ -27,7 +27,7 @@ import { loadFileDrop } from '../src/components/FileDrop.js'
 beforeAll(() => loadFileDrop())
 
 const { service, server } = setupMockService()
-const { until, drive } = fakeClock(server)
+const { until, drive, advance } = fakeClock(server)
 const BILLING = 'https://cabinet.example/billing'
 
 function Provider({ children, apiKey = MOCK_KEYS.demo }: { children?: ReactNode; apiKey?: string }) {
@@ -125,6 +125,39 @@ describe('<ToolRunner>', () => {
     await drive(user.click(screen.getByRole('button', { name: 'Run' })))
     await until(() => screen.getByRole('region', { name: /: result$/ }))
     expect(calls()).toHaveLength(1)
+  })
+
+  it('a check that answers while Run is pressed shows after the click: the problem line stays put under the press, and the press runs once', async () => {
+    const client = createToolsClient({ baseUrl: MOCK_BASE_URL, apiKey: MOCK_KEYS.demo, pollInterval: 10 })
+    const validate = client.validate.bind(client)
+    // The checks as slow as on a busy machine: each answers when the test lets it.
+    const pending: (() => void)[] = []
+    vi.spyOn(client, 'validate').mockImplementation(
+      (tool, input) => new Promise((resolve) => pending.push(() => resolve(validate(tool, input)))),
+    )
+    const user = userEvent.setup()
+    render(
+      <ToolsProvider client={client}>
+        <ToolRunner tool="text/generate" />
+      </ToolsProvider>,
+    )
+    const options = screen.getByLabelText(/Options \(JSON\)/)
+    await drive(user.type(options, '{{"prompt": "two rooms"'))
+    await drive(user.tab())
+    await until(() => expect(options).toHaveAttribute('aria-invalid', 'true'))
+    await drive(user.type(options, '}'))
+    const run = screen.getByRole('button', { name: 'Run' })
+    await drive(user.pointer({ keys: '[MouseLeft>]', target: run }))
+    // The fix's check answers during the press: its line (and the button's place) waits for the click.
+    expect(pending.length).toBeGreaterThan(0)
+    for (const answer of pending.splice(0)) answer()
+    await advance(50)
+    expect(options).toHaveAttribute('aria-invalid', 'true')
+    expect(screen.getByText(/This JSON does not parse/)).toBeInTheDocument()
+    await drive(user.pointer({ keys: '[/MouseLeft]', target: run }))
+    await until(() => screen.getByRole('region', { name: /: result$/ }))
+    expect(calls()).toHaveLength(1)
+    expect(options).toHaveAttribute('aria-invalid', 'false')
   })
 
   it('402: the billing notice links to the billing page', async () => {

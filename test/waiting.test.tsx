@@ -42,6 +42,10 @@ function Provider({ children }: { children?: ReactNode }) {
 const tick = (ms: number) => act(() => vi.advanceTimersByTimeAsync(ms))
 const notice = (container: HTMLElement) => container.querySelector<HTMLElement>('.ct-wait-notice')!
 const polls = () => service.log.filter((entry) => entry.kind === 'poll')
+/** Moves the clock on in tenths of a second until the wait notice shows a wait: within a second. */
+async function untilWaitShown(container: HTMLElement) {
+  for (let ms = 0; ms < 1000 && !notice(container).hasAttribute('data-reason'); ms += 100) await tick(100)
+}
 
 /** Every text the wait's live region takes, in order: each entry is one thing a screen reader hears. */
 function announcements(container: HTMLElement): string[] {
@@ -59,16 +63,44 @@ describe('each wait is visible within a second of starting', () => {
     const { container } = render(<ToolRunner tool="valuation/express" />, { wrapper: Provider })
     const heard = announcements(container)
     fireEvent.click(within(container).getByRole('button', { name: 'Run' }))
-    await tick(1000)
+    await untilWaitShown(container)
     expect(notice(container)).toHaveAttribute('data-reason', 'rate-limit')
-    expect(notice(container)).toHaveTextContent(/busy.*Continuing in 0:0[45]/)
+    expect(notice(container)).toHaveTextContent(/busy.*Continuing in 0:05/)
     const first = notice(container).textContent
-    await tick(1000)
+    // The first second lasts up to the pacer's jitter (half a second) longer than the others.
+    await tick(1500)
     expect(notice(container).textContent).not.toBe(first)
     await tick(5000)
     expect(container.querySelector('.ct-tool-runner')).toHaveAttribute('data-state', 'succeeded')
     expect(notice(container)).not.toHaveAttribute('data-reason')
     expect(heard).toEqual(['The service is busy: your request waits its turn.'])
+  })
+
+  it("a rate limit's countdown starts at its Retry-After (0:05 for 5 s, never more), however long the page was open, and the run goes on when it ends, not before", async () => {
+    service.inject({ match: { kind: 'call' }, fault: 'rate-limit', retryAfter: 5 })
+    const { container } = render(<ToolRunner tool="valuation/express" />, { wrapper: Provider })
+    // The page was open a while before the press: the countdown is not counted from then.
+    await tick(3000)
+    const shown: string[] = []
+    new MutationObserver(() => {
+      const time = notice(container).querySelector('.ct-wait-notice__time')?.textContent?.trim()
+      if (time && time !== shown.at(-1)) shown.push(time)
+    }).observe(notice(container), { childList: true, characterData: true, subtree: true })
+    fireEvent.click(within(container).getByRole('button', { name: 'Run' }))
+    await untilWaitShown(container)
+    expect(notice(container)).toHaveAttribute('data-reason', 'rate-limit')
+    expect(notice(container)).toHaveTextContent('Continuing in 0:05')
+    const refusedAt = service.log.find((entry) => entry.status === 429)!.at
+    // Each second shown as it passes (the count runs to the pause's end: its Retry-After and the pacer's jitter).
+    while (Date.now() < refusedAt + 4900) await tick(100)
+    await tick(refusedAt + 4999 - Date.now())
+    expect(notice(container)).toHaveAttribute('data-reason', 'rate-limit')
+    expect(service.log.filter((entry) => entry.kind === 'call')).toHaveLength(1)
+    // The pacer's jitter: up to half a second more before the call goes again.
+    await tick(501)
+    expect(notice(container)).not.toHaveAttribute('data-reason')
+    expect(service.log.filter((entry) => entry.kind === 'call')[1]!.at).toBeGreaterThanOrEqual(refusedAt + 5000)
+    expect(shown).toEqual(['Continuing in 0:05', 'Continuing in 0:04', 'Continuing in 0:03', 'Continuing in 0:02', 'Continuing in 0:01'])
   })
 
   it('retries after service errors, with the attempt', async () => {

@@ -1,5 +1,5 @@
 'use client'
-import { useEffect, useId, useRef, useState, type ChangeEvent, type FocusEvent, type ForwardedRef, type FormEvent } from 'react'
+import { useEffect, useId, useRef, useState, type ChangeEvent, type ForwardedRef, type FormEvent } from 'react'
 import {
   getTool,
   inputFields,
@@ -25,6 +25,7 @@ import { FieldError } from './FieldError.js'
 import { jsonFieldIssue } from './issues.js'
 import { readJsonObject } from './jsonObject.js'
 import { submitAction } from './remedy.js'
+import { useHeldDuringPress } from './useHeldDuringPress.js'
 import { useWaitOver } from './useWaitOver.js'
 import { RunOutcome } from './RunOutcome.js'
 import { UploadForm, type UploadFormProps } from './UploadForm.js'
@@ -95,7 +96,9 @@ function useOptionsIssues(): (shown: Values) => Promise<ValidationIssue[]> {
 
 /**
  * Inline validation: the client's own check, shown for the fields a person has left. Only the
- * latest check is shown: an earlier one may answer after it.
+ * latest check is shown: an earlier one may answer after it. An answer that lands while Run is
+ * pressed is shown after the click: shown between press and release, it would move the button
+ * under the pointer and lose the click.
  */
 function useInlineChecks<T extends ToolId>(tool: T, fields: InputFieldSpec[], values: Values) {
   const { client } = useToolsContext()
@@ -103,47 +106,27 @@ function useInlineChecks<T extends ToolId>(tool: T, fields: InputFieldSpec[], va
   const [touched, setTouched] = useState<ReadonlySet<string>>(new Set())
   const [localIssues, setLocalIssues] = useState<ValidationIssue[]>([])
   const checks = useRef(0)
+  const held = useHeldDuringPress()
   const check = async (visited: ReadonlySet<string>, shown: Values) => {
     const id = ++checks.current
     const input = readForm(fields, shown)
     const issues = input ? await client.validate(tool, input as ToolInput<T>) : await optionsIssues(shown)
-    if (id === checks.current) setLocalIssues(issues.filter((issue) => visited.has(issue.field)))
+    // Still the latest once the press ends: a submit in its click checks everything itself.
+    held.whenReleased(() => id === checks.current && setLocalIssues(issues.filter((issue) => visited.has(issue.field))))
   }
-  // A field left by a press on the form's button is checked when the press ends, after its click:
-  // a check between press and release would move the button under the pointer, losing the click.
-  const deferred = useRef<(() => void) | null>(null)
-  const pressing = useRef(false)
-  const leave = (field: string, event: FocusEvent) => {
+  const leave = (field: string) => {
     const visited = new Set(touched).add(field)
     setTouched(visited)
-    const next = event.relatedTarget
-    const shown = values
-    if (pressing.current && next instanceof HTMLButtonElement && next.type === 'submit') {
-      deferred.current = () => void check(visited, shown)
-    } else void check(visited, values)
+    void check(visited, values)
   }
-  const press = () => {
-    pressing.current = true
-    document.addEventListener(
-      'mouseup',
-      // After the click the release makes: a submit has checked everything and dropped the deferred check.
-      () => setTimeout(() => {
-        pressing.current = false
-        deferred.current?.()
-        deferred.current = null
-      }),
-      { once: true },
-    )
-  }
-  /** A submit checks every field: no earlier check's answer or deferred check may show after it. */
+  /** A submit checks every field: no earlier check's answer may show after it, held or not. */
   const submitted = (formOk: boolean) => {
     setTouched(new Set([...fields.map((field) => field.name), OPTIONS]))
     const id = ++checks.current
-    deferred.current = null
     if (formOk) setLocalIssues([])
     else void optionsIssues(values).then((issues) => id === checks.current && setLocalIssues(issues))
   }
-  return { touched, localIssues, check, leave, press, submitted }
+  return { touched, localIssues, check, leave, press: held.press, submitted }
 }
 
 interface FieldControlsProps {
@@ -172,7 +155,7 @@ function FieldControl({ control, props }: { control: Control; props: FieldContro
     disabled: busy,
     'aria-invalid': Boolean(shownError?.issues.some((issue) => issue.field === name)),
     'aria-describedby': cx(`${id}-error`, hintId),
-    onBlur: (event: FocusEvent<HTMLInputElement | HTMLTextAreaElement>) => inline.leave(name, event),
+    onBlur: () => inline.leave(name),
     // A person in a field is about to run: the input checks load now if idle time has not brought
     // them yet, so a field's check as it is fixed never waits for them (and never moves the button late).
     onFocus: () => void loadChecks().catch(() => undefined),
@@ -357,7 +340,7 @@ export const ToolRunner = withRef(function ToolRunner<T extends ToolId>(
           {named.length > 0 && fieldControls}
         </UploadForm>
       ) : (
-        <form className="ct-tool-runner__form" onSubmit={submit} onMouseDown={inline.press} noValidate>
+        <form className="ct-tool-runner__form" onSubmit={submit} onPointerDown={inline.press} noValidate>
           {fieldControls}
           {action && <RunButton label={messages.runner[action]} busy={busy} />}
         </form>

@@ -65,22 +65,25 @@ export function useCountdown(duration: number, source: unknown): number {
   return count.source === source ? count.remaining : duration
 }
 
-/** Milliseconds left until `until` (ms since the epoch), updated as each whole second of it passes; 0 with none. */
+/**
+ * Milliseconds left until `until` (ms since the epoch), updated as each whole second of it passes;
+ * 0 with none. A new `until` is counted from the render that brings it, not from a time read
+ * before (the first render's, long ago when a notice shown all along gets its first wait).
+ */
 export function useTimeLeft(until: number | undefined): number {
-  const [now, setNow] = useState(Date.now)
+  // The time read, with the `until` it was read for.
+  const [clock, setClock] = useState(() => [until, Date.now()] as const)
+  let now = clock[1]
+  // eslint-disable-next-line react-hooks/purity -- read once per new `until`, then kept in state
+  if (clock[0] !== until) setClock([until, (now = Date.now())])
   useEffect(() => {
     if (until === undefined) return
     const update = (time: number) => {
-      setNow(time)
+      setClock([until, time])
       return time < until
     }
-    // The clock has moved since the first render: read it again at once, then as each second passes.
-    const first = setTimeout(() => update(Date.now()), 0)
-    const stop = tickEachSecond(until, update)
-    return () => {
-      clearTimeout(first)
-      stop()
-    }
+    // The render read the clock for this `until`: read it again as each second passes.
+    return tickEachSecond(until, update)
   }, [until])
   return until === undefined ? 0 : Math.max(0, until - now)
 }
