@@ -1,6 +1,7 @@
 import type { ToolDefinition } from './definition.js'
 import { issue, ToolsError, validationError, type ValidationIssue } from './errors.js'
 import { whenLoaded, type LoadWaitOptions } from './chunks.js'
+import { loadUploads } from './transport.js'
 
 /** A tool call's body, as the transport sends it. */
 export interface Body {
@@ -32,6 +33,8 @@ export async function validate(tool: ToolDefinition, input: unknown, opts: LoadW
 export function encode(tool: ToolDefinition, value: Record<string, unknown>, fileFields?: Record<string, string>): Body {
   if (tool.body === 'json') return { body: JSON.stringify(value), contentType: 'application/json' }
   const { file, ...rest } = value as { file: Blob & { name?: string } }
+  // The upload's code comes while the body is built and the request waits its turn.
+  void loadUploads().catch(() => undefined)
   const form = new FormData()
   form.append('data', JSON.stringify(rest))
   form.append(fileFields?.[tool.id] ?? tool.fileField ?? 'file', file, file.name || 'upload')

@@ -5,6 +5,7 @@ export {
   DEFAULT_POLL_INTERVAL,
   hashText,
   loadJobs,
+  loadUploads,
   mediaType,
   newIdempotencyKey,
   pollDelay,
