@@ -14,7 +14,7 @@ import { createMockService, MOCK_KEYS } from '../src/mock/index.js'
 import { ToolsProvider, useJob } from '../src/react/index.js'
 import { createToolsProxy, type ToolsProxyOptions } from '../src/server/index.js'
 import { createToolsClient, TOOLS, type Job, type ToolsError } from '../src/tools/index.js'
-import { loadChecks } from '../src/tools/internal.js'
+import { loadChunks } from './support/clock.js'
 
 const SERVICE = 'https://tools.cabinet.test/v1'
 const SITE = 'https://partner.test'
@@ -111,8 +111,8 @@ function setup(options: Partial<ToolsProxyOptions> = {}) {
   return { proxy, client, hook }
 }
 const count = (kind: 'events' | 'read' | 'call') => pageRequests.filter((request) => request.kind === kind).length
-// The input checks' chunk loads in real time, which fake timers never advance: load it first.
-beforeAll(() => loadChecks())
+// The kit's chunks load in real time, which fake timers never advance: load them first.
+beforeAll(() => loadChunks())
 
 beforeEach(() => {
   vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] })

@@ -7,12 +7,12 @@ import { parseRetryAfter, sleep } from '../src/client/retry.js'
 import { createToolsClient, isToolsError, type Presence, type ToolsClientOptions, type Waiting } from '../src/tools/index.js'
 import { setupMockService } from './support/service.js'
 import { TabChannel } from './support/tabs.js'
-import { loadChecks } from '../src/tools/internal.js'
+import { loadChunks } from './support/clock.js'
 
 const LIMIT = { limit: 10, windowMs: 1000 }
 const { service, server } = setupMockService({ jobDuration: 2000, rateLimit: LIMIT })
-// The input checks' chunk loads in real time, which fake timers never advance: load it first.
-beforeAll(() => loadChecks())
+// The kit's chunks load in real time, which fake timers never advance: load them first.
+beforeAll(() => loadChunks())
 
 beforeEach(() => {
   vi.useFakeTimers()

@@ -6,18 +6,18 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vite
 import { JobProgress, ToolRunner, UploadForm } from '../src/components/index.js'
 import { MOCK_BASE_URL, MOCK_KEYS } from '../src/mock/index.js'
 import { ToolsProvider } from '../src/react/index.js'
-import { loadChecks } from '../src/tools/internal.js'
 import { stubObjectUrls } from './support/objectUrls.js'
 import { fastClient, pngFile, setupMockService } from './support/service.js'
 import { loadFileDrop } from '../src/components/FileDrop.js'
+import { loadChunks } from './support/clock.js'
 
 // The file drop's code is a chunk fetched when a drop is first shown: fetch it first, as a page shown before would have.
 beforeAll(() => loadFileDrop())
 
 const { service } = setupMockService({ jobDuration: 2000 })
 stubObjectUrls()
-// The input checks' chunk loads in real time, which fake timers never advance: load it first.
-beforeAll(() => loadChecks())
+// The kit's chunks load in real time, which fake timers never advance: load them first.
+beforeAll(() => loadChunks())
 
 beforeEach(() => {
   vi.useFakeTimers()

@@ -1,21 +1,23 @@
 import type { CallOptions, Job, JobHandle, Result, ToolDefinition, Usage } from './definition.js'
 import { downloadArtifact } from './artifacts.js'
 import { issue, toToolsError, validationError, type ValidationIssue } from './errors.js'
+import { loadOnce, whenLoaded } from './chunks.js'
 import { encode, issuesOf, validate } from './encode.js'
-import { followJob } from './follow.js'
 import { newIdempotencyKey } from './ids.js'
 import type { Interpretation } from './interpret.js'
-import { createJobReader, linksIn } from './jobReader.js'
+import * as jobKit from './jobKit.js'
+import type { FollowedJob, JobParts, Jobs } from './jobs.js'
 import { pageStream } from './pageStream.js'
 import { asRecord } from './record.js'
-import { malformed, readBody, requestIdOf } from './response.js'
+import { linksIn, malformed, readBody, requestIdOf } from './response.js'
 import type { RetryOptions } from './retry.js'
 import type { JournalStore, WebStorage } from './runs/journal.js'
 import { createSender } from './send.js'
 import { clientSettings } from './settings.js'
 
 export { DEFAULT_POLL_INTERVAL, DEFAULT_POLL_TIMEOUT } from './settings.js'
-export { pollDelay } from './follow.js'
+/** The job half of every client (reading and following jobs), a chunk of its own. */
+export const loadJobs = loadOnce(() => import('./jobs.js'))
 
 export interface ToolsClientOptions {
   /** The service's base address, ending in `/v1`. A relative one resolves against the page. */
@@ -72,6 +74,8 @@ export function createClient(tools: readonly ToolDefinition[], options: ToolsCli
   async function start(id: string, input: unknown, opts: CallOptions = {}): Promise<JobHandle> {
     const tool = definition(id)
     if (tool.mode !== 'deferred') throw validationError([issue('tool', 'sync-tool')], id)
+    // Fetched while the POST is out, so following the job does not wait for it.
+    void loadJobs().catch(() => undefined)
     // Sent naming this page (a stream was named before it): the page's stream carries it.
     const paged = stream.named()
     const { response, body } = await call(tool, input, opts)
@@ -85,9 +89,8 @@ export function createClient(tools: readonly ToolDefinition[], options: ToolsCli
     return { tool: tool.id, jobId, status, requestId }
   }
 
-  const reader = createJobReader({ settings, stream, send }, definition)
-  const follow = (job: { id: string; jobId: string; fresh: boolean; requestId?: string }, opts: CallOptions) =>
-    followJob({ settings, stream, reader }, job, opts)
+  const jobsFor = jobsLoader({ settings, stream, send }, definition)
+  const follow = async (job: FollowedJob, opts: CallOptions) => (await jobsFor(job.id, job.jobId, opts)).follow(job, opts)
 
   async function run(id: string, input: unknown, opts: CallOptions = {}): Promise<Result | Job> {
     const tool = definition(id)
@@ -113,13 +116,32 @@ export function createClient(tools: readonly ToolDefinition[], options: ToolsCli
     pollInterval: settings.pollInterval,
     ...core,
     ...durableParts(core, (id) => byId.get(id)?.mode === 'deferred', options, typed),
-    job: typed((id: string, jobId: string, opts: CallOptions = {}) => reader.read(id, jobId, opts)),
+    job: typed(async (id: string, jobId: string, opts: CallOptions = {}) => (await jobsFor(id, jobId, opts)).read(id, jobId, opts)),
     artifact: typed(async (url: string, opts: Pick<CallOptions, 'signal'> = {}): Promise<Blob> => (await artifactFile(url, opts)).blob),
     artifactFile: typed(artifactFile),
     /** Behind a proxy: the person's standing under its spend cap, as the proxy answers it. */
     usage: async (opts: Pick<CallOptions, 'signal'> = {}) => (await readBody(await send(undefined, `${base()}/usage`, opts))) as Usage,
     /** The issues `run` would refuse `input` for (none when valid), without sending anything. */
     validate: async (id: string, input: unknown): Promise<ValidationIssue[]> => issuesOf(definition(id), input),
+  }
+}
+
+/**
+ * The client's jobs (reading and following them), their code loaded at the first use (offline:
+ * once back online). A job's tool and id are checked first: bad input is refused before any
+ * request or any wait; a failed load names the job, to wait for again.
+ */
+function jobsLoader(parts: Omit<JobParts, 'kit'>, definition: (id: string) => ToolDefinition) {
+  function jobTool(id: string, jobId: string): ToolDefinition {
+    const tool = definition(id)
+    if (typeof jobId !== 'string' || jobId === '') throw validationError([issue('jobId', 'required')], id)
+    return tool
+  }
+  let jobs: Jobs | undefined
+  return async (id: string, jobId: string, opts: CallOptions): Promise<Jobs> => {
+    jobTool(id, jobId)
+    const loaded = await whenLoaded(loadJobs, 'The code that follows jobs', { tool: id, jobId }, opts)
+    return (jobs ??= loaded.createJobs({ ...parts, kit: jobKit }, jobTool))
   }
 }
 

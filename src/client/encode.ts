@@ -1,7 +1,7 @@
-import type { CallOptions, ToolDefinition } from './definition.js'
+import type { ToolDefinition } from './definition.js'
 import { issue, ToolsError, validationError, type ValidationIssue } from './errors.js'
-import { pagePresence } from './presence.js'
-import { sleep } from './retry.js'
+import { whenLoaded, type LoadWaitOptions } from './chunks.js'
+import { loadUploads } from './transport.js'
 
 /** A tool call's body, as the transport sends it. */
 export interface Body {
@@ -9,30 +9,15 @@ export interface Body {
   contentType?: string
 }
 
-type WaitOptions = Pick<CallOptions, 'signal' | 'onWait' | 'presence'>
-
 /**
  * The schema's verdict. A schema may load its checks when first used (the catalogue's do): when
  * that load fails offline, the call waits for the connection like any request, and says so.
  */
-async function verdict(tool: ToolDefinition, input: unknown, { signal, onWait, presence = pagePresence }: WaitOptions) {
-  for (;;) {
-    try {
-      return await tool.input['~standard'].validate(input)
-    } catch (cause) {
-      if (!presence.offline()) throw new ToolsError('network', 'The input checks could not be loaded.', { tool: tool.id, cause })
-      onWait?.({ reason: 'offline' })
-      try {
-        await sleep(Infinity, signal, tool.id, presence.subscribe)
-      } finally {
-        onWait?.(null)
-      }
-    }
-  }
-}
+const verdict = (tool: ToolDefinition, input: unknown, opts: LoadWaitOptions) =>
+  whenLoaded(async () => tool.input['~standard'].validate(input), 'The input checks', { tool: tool.id }, opts)
 
 /** Checks an input against its tool's schema: one issue per field, so bad input never reaches the service. */
-export async function validate(tool: ToolDefinition, input: unknown, opts: WaitOptions = {}): Promise<Record<string, unknown>> {
+export async function validate(tool: ToolDefinition, input: unknown, opts: LoadWaitOptions = {}): Promise<Record<string, unknown>> {
   const result = await verdict(tool, input, opts)
   if (!result.issues) return result.value as Record<string, unknown>
   const byField = new Map<string, ValidationIssue>()
@@ -48,6 +33,8 @@ export async function validate(tool: ToolDefinition, input: unknown, opts: WaitO
 export function encode(tool: ToolDefinition, value: Record<string, unknown>, fileFields?: Record<string, string>): Body {
   if (tool.body === 'json') return { body: JSON.stringify(value), contentType: 'application/json' }
   const { file, ...rest } = value as { file: Blob & { name?: string } }
+  // The upload's code comes while the body is built and the request waits its turn.
+  void loadUploads().catch(() => undefined)
   const form = new FormData()
   form.append('data', JSON.stringify(rest))
   form.append(fileFields?.[tool.id] ?? tool.fileField ?? 'file', file, file.name || 'upload')

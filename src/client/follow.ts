@@ -1,14 +1,10 @@
 import type { CallOptions, Job, ToolDefinition } from './definition.js'
-import { ToolsError } from './errors.js'
 import type { JobWatcher } from './events.js'
-import { jobFailedError } from './interpret.js'
+import type * as JobKit from './jobKit.js'
 import type { PageStream } from './pageStream.js'
-import { pagePresence } from './presence.js'
-import { sleep } from './retry.js'
+import { pollDelay } from './pollDelay.js'
 import type { ClientSettings } from './settings.js'
 
-/** A hidden page polls twice a minute at most. */
-const HIDDEN_POLL = 30_000
 /** A job followed on the proxy's event stream is still read now and then, should an event be lost on the way. */
 const SAFETY_READ = 60_000
 /**
@@ -16,16 +12,6 @@ const SAFETY_READ = 60_000
  * could not take the job), it is read after this.
  */
 const FIRST_PUSH = 5_000
-
-/**
- * Polls slow as a job ages: a tenth of its age, from a third of `pollInterval` up to 10/3 of it
- * (1 s to 10 s by default). The end is seen within max(1 s, 10% of the job's time), never more
- * than 10 s late, in under 100 reads for a 10-minute job.
- */
-export function pollDelay(age: number, base: number, hidden: boolean): number {
-  const delay = Math.min((base * 10) / 3, Math.max(base / 3, age / 10))
-  return hidden ? Math.max(delay, HIDDEN_POLL) : delay
-}
 
 /** What following a job needs of the client: its tools, one read, and a pushed read made a Job. */
 export interface JobReader {
@@ -44,12 +30,13 @@ export interface JobReader {
  * A job exists from here on: every failure names it, so `wait(tool, jobId)` can take it up again.
  */
 export async function followJob(
-  parts: { settings: ClientSettings; stream: PageStream; reader: JobReader },
+  parts: { settings: ClientSettings; stream: PageStream; reader: JobReader; kit: typeof JobKit },
   { id, jobId, fresh, requestId }: { id: string; jobId: string; fresh: boolean; requestId?: string },
   opts: CallOptions,
 ): Promise<Job> {
   let watcher: JobWatcher | undefined
   const { settings, stream, reader } = parts
+  const { ToolsError, jobFailedError, pagePresence, sleep } = parts.kit
   try {
     const tool = reader.jobTool(id, jobId)
     const presence = opts.presence ?? pagePresence

@@ -1,4 +1,7 @@
-export { createClient, DEFAULT_POLL_INTERVAL, pollDelay } from './client.js'
+export { createClient, DEFAULT_POLL_INTERVAL, loadJobs } from './client.js'
+export { pollDelay } from './pollDelay.js'
+export { loadOnce } from './chunks.js'
+export { loadUploads } from './transport.js'
 export type { ToolsClientOptions } from './client.js'
 export type {
   CallOptions,

@@ -1,24 +1,18 @@
-import type { CallOptions, Job, ToolDefinition } from './definition.js'
-import { issue, validationError } from './errors.js'
+import type { CallOptions, Job } from './definition.js'
 import type { JobReader } from './follow.js'
+import type * as JobKit from './jobKit.js'
 import type { PageStream } from './pageStream.js'
-import { asRecord } from './record.js'
-import { malformed, readBody, requestIdOf } from './response.js'
 import type { Send } from './send.js'
 import type { ClientSettings } from './settings.js'
 
 /** Reading a job: one free GET, or a pushed read, made a Job with its phase and result links. */
 export function createJobReader(
-  { settings, stream, send }: { settings: ClientSettings; stream: PageStream; send: Send },
-  definition: (id: string) => ToolDefinition,
+  { settings, stream, send, kit }: { settings: ClientSettings; stream: PageStream; send: Send; kit: typeof JobKit },
+  jobTool: JobReader['jobTool'],
 ): JobReader {
+  const { asRecord, linksIn, malformed, readBody, requestIdOf } = kit
   const reader: JobReader = {
-    /** A job's tool, its id checked: bad input is refused before any request. */
-    jobTool(id, jobId) {
-      const tool = definition(id)
-      if (typeof jobId !== 'string' || jobId === '') throw validationError([issue('jobId', 'required')], id)
-      return tool
-    },
+    jobTool,
     async read(id: string, jobId: string, opts: CallOptions) {
       const tool = reader.jobTool(id, jobId)
       const response = await send(tool, `${settings.base()}${tool.path}/jobs/${encodeURIComponent(jobId)}`, opts)
@@ -35,6 +29,3 @@ export function createJobReader(
   }
   return reader
 }
-
-/** Every result link in a body: URLs under `{baseUrl}/artifacts/`, as `interpret.artifacts` finds them. */
-export const linksIn = (settings: ClientSettings, body: unknown) => settings.interpret.artifacts(body, `${settings.base()}/artifacts/`)

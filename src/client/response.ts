@@ -3,6 +3,7 @@ import { ToolsError, type ToolsErrorKind } from './errors.js'
 import type { Interpretation } from './interpret.js'
 import { pickString } from './record.js'
 import { parseRetryAfter } from './retry.js'
+import type { ClientSettings } from './settings.js'
 
 /** The body as JSON where it parses, else its text; undefined when empty. */
 export async function readBody(response: Response): Promise<unknown> {
@@ -74,3 +75,6 @@ export function malformed(tool: ToolDefinition, what: string, body: unknown, sta
     requestId: requestIdOf(body),
   })
 }
+
+/** Every result link in a body: URLs under `{baseUrl}/artifacts/`, as `interpret.artifacts` finds them. */
+export const linksIn = (settings: ClientSettings, body: unknown) => settings.interpret.artifacts(body, `${settings.base()}/artifacts/`)

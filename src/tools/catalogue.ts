@@ -12,17 +12,16 @@ const documents = {
 }
 
 /**
- * The rows of `TOOLS`. Ids are the paths without the leading slash. `fields` are the named
- * fields spec part 2 validates (`text`: non-empty string, `positive`: number above zero, `?`:
- * optional); a file tool's `file` and a listing tool's `objectId` / `collectionId` come with
+ * The rows of `TOOLS`. Ids are the paths without the leading slash (`TOOLS` adds each `path`).
+ * `fields` are the named fields spec part 2 validates (`text`: non-empty string, `positive`:
+ * number above zero, `?`: optional); a file tool's `file` and a listing tool's `objectId` / `collectionId` come with
  * its `body` and `listing`; every other field passes through.
  */
 const ROWS = [
-  { id: 'valuation/express', path: '/valuation/express', mode: 'sync', body: 'json', scope: null,  },
-  { id: 'valuation/report', path: '/valuation/report', mode: 'deferred', body: 'json', scope: 'tools:valuation',  },
+  { id: 'valuation/express', mode: 'sync', body: 'json', scope: null },
+  { id: 'valuation/report', mode: 'deferred', body: 'json', scope: 'tools:valuation' },
   {
     id: 'valuation/rent',
-    path: '/valuation/rent',
     mode: 'sync',
     body: 'json',
     scope: 'tools:rent',
@@ -30,19 +29,17 @@ const ROWS = [
   },
   {
     id: 'valuation/review',
-    path: '/valuation/review',
     mode: 'deferred',
     body: 'multipart',
     scope: 'tools:review',
     fileField: 'file',
     accept: documents,
   },
-  { id: 'content/generate', path: '/content/generate', mode: 'deferred', body: 'json', scope: 'tools:contentgen',  },
-  { id: 'text/generate', path: '/text/generate', mode: 'deferred', body: 'json', scope: 'tools:text',  },
-  { id: 'avatar/video', path: '/avatar/video', mode: 'deferred', body: 'json', scope: 'tools:avatar',  },
+  { id: 'content/generate', mode: 'deferred', body: 'json', scope: 'tools:contentgen' },
+  { id: 'text/generate', mode: 'deferred', body: 'json', scope: 'tools:text' },
+  { id: 'avatar/video', mode: 'deferred', body: 'json', scope: 'tools:avatar' },
   {
     id: 'video/create',
-    path: '/video/create',
     mode: 'deferred',
     body: 'multipart',
     scope: 'tools:video',
@@ -51,7 +48,6 @@ const ROWS = [
   },
   {
     id: 'photo/enhance',
-    path: '/photo/enhance',
     mode: 'deferred',
     body: 'multipart',
     scope: 'tools:photo',
@@ -61,7 +57,6 @@ const ROWS = [
   },
   {
     id: 'floorplan/create',
-    path: '/floorplan/create',
     mode: 'deferred',
     body: 'multipart',
     scope: 'tools:floorplan',
@@ -70,31 +65,29 @@ const ROWS = [
   },
   {
     id: 'draft/extract',
-    path: '/draft/extract',
     mode: 'sync',
     body: 'multipart',
     scope: 'tools:draft',
     fileField: 'file',
     accept: documents,
   },
-  { id: 'site/create', path: '/site/create', mode: 'sync', body: 'json', scope: 'tools:sitegen', listing: true },
+  { id: 'site/create', mode: 'sync', body: 'json', scope: 'tools:sitegen', listing: true },
   {
     id: 'pdf/create',
-    path: '/pdf/create',
     mode: 'deferred',
     body: 'json',
     scope: 'tools:pdf',
     listing: true,
     fields: { language: 'text?' },
   },
-] as const satisfies readonly (Omit<ToolDefinition, 'input'> & {
+] as const satisfies readonly (Omit<ToolDefinition, 'input' | 'path'> & {
   accept?: Record<string, readonly string[]>
   fields?: Readonly<Record<string, FieldKind>>
 })[]
 
-/** Each row with its `input`: the Standard Schema of what it takes. */
-type WithInputs<Rows extends readonly object[]> = {
-  readonly [I in keyof Rows]: Rows[I] & { readonly input: StandardSchemaV1<InputOfRow<Rows[I]>> }
+/** Each row with its `path` (its id after a slash) and `input`: the Standard Schema of what it takes. */
+type WithInputs<Rows extends readonly { id: string }[]> = {
+  readonly [I in keyof Rows]: Rows[I] & { readonly path: `/${Rows[I]['id']}`; readonly input: StandardSchemaV1<InputOfRow<Rows[I]>> }
 }
 
 /**
@@ -102,7 +95,7 @@ type WithInputs<Rows extends readonly object[]> = {
  * Each row's `input` is a Standard Schema whose checks (zod/mini) load in a chunk of their own
  * at the first validation, so a page that has not checked an input yet carries none of them.
  */
-export const TOOLS = ROWS.map((row) => ({ ...row, input: lazyInput(row) })) as unknown as WithInputs<typeof ROWS>
+export const TOOLS = ROWS.map((row) => ({ ...row, path: `/${row.id}`, input: lazyInput(row) })) as unknown as WithInputs<typeof ROWS>
 
 export type Tool = (typeof TOOLS)[number]
 export type ToolId = Tool['id']

@@ -4,6 +4,8 @@ export {
   checkBaseUrl,
   DEFAULT_POLL_INTERVAL,
   hashText,
+  loadJobs,
+  loadUploads,
   mediaType,
   newIdempotencyKey,
   pollDelay,

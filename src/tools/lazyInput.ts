@@ -1,4 +1,4 @@
-import type { StandardSchemaV1 } from '../client/index.js'
+import { loadOnce, type StandardSchemaV1 } from '../client/index.js'
 
 /** A named field's check: `text` a non-empty string, `positive` a number above zero; `?` optional. */
 export type FieldKind = 'text' | 'text?' | 'positive'
@@ -22,15 +22,7 @@ export type InputOfRow<R> = (R extends { fields: infer S } ? Named<S> : unknown)
   (R extends { listing: true } ? { objectId?: string; collectionId?: string } : unknown) & { [field: string]: unknown }
 
 /** The checks themselves (zod/mini), a chunk of their own; the same promise for every caller. */
-let checks: Promise<typeof import('./schemas.js')> | undefined
-export function loadChecks(): Promise<typeof import('./schemas.js')> {
-  // A failed load (offline) is forgotten, so the next validation tries again.
-  checks ??= import('./schemas.js').catch((error: unknown) => {
-    checks = undefined
-    throw error
-  })
-  return checks
-}
+export const loadChecks = loadOnce(() => import('./schemas.js'))
 
 /** A row's `input`: a Standard Schema whose validation waits for the checks' chunk the first time. */
 export function lazyInput(row: InputRow): StandardSchemaV1 {

@@ -2,7 +2,7 @@ import { act } from '@testing-library/react'
 import type { SetupServer } from 'msw/node'
 import { afterEach, beforeAll, beforeEach, vi } from 'vitest'
 import { loadViewers } from '../../src/components/RunOutcome.js'
-import { loadChecks } from '../../src/tools/internal.js'
+import { loadChecks, loadJobs, loadUploads } from '../../src/tools/internal.js'
 
 /**
  * Fake time for a test file: timers and `Date` (which the simulated service's job clock and rate
@@ -14,7 +14,9 @@ import { loadChecks } from '../../src/tools/internal.js'
  * `waitFor` would be (its own timers are fake too and would never fire).
  */
 export function fakeClock(server: SetupServer, { each = true }: { each?: boolean } = {}) {
-  beforeAll(loadChunks)
+  beforeAll(async () => {
+    await loadChunks()
+  })
   let inFlight = 0
   server.events.on('request:start', () => void inFlight++)
   server.events.on('request:end', () => void inFlight--)
@@ -77,12 +79,11 @@ export function fakeClock(server: SetupServer, { each = true }: { each?: boolean
 
 
 /**
- * The input checks and the result viewers come in chunks loaded by import(), which no fake timer
- * moves: they are loaded before fake time starts, so no step of a test waits on them.
+ * The kit's code that comes in chunks loaded by import() (the input checks, the code that follows
+ * jobs, the upload with progress, the result viewers), which no fake timer moves: fake-clock tests
+ * load it first, as a page idle before would have, so no step of a test waits on them.
  */
-async function loadChunks() {
-  await Promise.all([loadChecks(), loadViewers()])
-}
+export const loadChunks = () => Promise.all([loadChecks(), loadJobs(), loadUploads(), loadViewers()])
 
 /** Fake timers for the clocks the kit, TanStack Query and the simulated service read, for tests that install them themselves. */
 export async function useFakeClock() {

@@ -1,0 +1,44 @@
+import type { CallOptions } from './definition.js'
+import { ToolsError, type ToolsErrorInit } from './errors.js'
+import { pagePresence } from './presence.js'
+import { sleep } from './retry.js'
+
+// Code some calls need, fetched when first needed (chunks of their own), and the wait for it.
+
+export type LoadWaitOptions = Pick<CallOptions, 'signal' | 'onWait' | 'presence'>
+
+/**
+ * What `load` gives: code fetched when first used (a chunk of its own). A load that fails offline
+ * waits for the connection like any request, and says so, then tries again; one that fails online
+ * is a `network` error (`what` could not be loaded), carrying `init` (the tool, the job).
+ */
+export async function whenLoaded<T>(
+  load: () => Promise<T>,
+  what: string,
+  init: ToolsErrorInit,
+  { signal, onWait, presence = pagePresence }: LoadWaitOptions,
+): Promise<T> {
+  for (;;) {
+    try {
+      return await load()
+    } catch (cause) {
+      if (!presence.offline()) throw new ToolsError('network', `${what} could not be loaded.`, { ...init, cause })
+      onWait?.({ reason: 'offline' })
+      try {
+        await sleep(Infinity, signal, init.tool, presence.subscribe)
+      } finally {
+        onWait?.(null)
+      }
+    }
+  }
+}
+
+/** `load` once for every caller; a failed load (offline) is forgotten, so the next use tries again. */
+export function loadOnce<T>(load: () => Promise<T>): () => Promise<T> {
+  let loading: Promise<T> | undefined
+  return () =>
+    (loading ??= load().catch((error: unknown) => {
+      loading = undefined
+      throw error
+    }))
+}

@@ -1,0 +1,71 @@
+// @vitest-environment node
+import { describe, expect, it, vi } from 'vitest'
+import { MOCK_KEYS } from '../src/mock/index.js'
+import type { Presence, Waiting } from '../src/tools/index.js'
+import { fastClient, setupMockService } from './support/service.js'
+
+const { service } = setupMockService()
+const logged = (kind: string) => service.log.filter((entry) => entry.kind === kind)
+
+// The code that reads and follows jobs is a chunk of its own, fetched when a deferred call starts
+// or a job is first read: here its fetch fails while the device is offline, and loads once back.
+const chunk = { failing: true, loads: 0 }
+vi.mock('../src/client/jobs.js', async (importActual) => {
+  chunk.loads += 1
+  if (chunk.failing) throw new TypeError('Failed to fetch dynamically imported module')
+  return importActual()
+})
+
+function page() {
+  const state = { offline: false }
+  const wakes = new Set<() => void>()
+  const presence: Presence = {
+    hidden: () => false,
+    offline: () => state.offline,
+    subscribe: (wake) => (wakes.add(wake), () => wakes.delete(wake)),
+  }
+  const online = () => {
+    state.offline = false
+    chunk.failing = false
+    for (const wake of [...wakes]) wake()
+  }
+  return { presence, online, offline: () => void (state.offline = true) }
+}
+
+describe('the code that follows jobs loads when first needed', () => {
+  it('refuses an empty job id before any request, whether or not the code can load', async () => {
+    await expect(fastClient(MOCK_KEYS.demo).wait('valuation/report', '')).rejects.toMatchObject({
+      kind: 'validation',
+      issues: [{ field: 'jobId', code: 'required' }],
+    })
+    expect(chunk.loads).toBe(0)
+    expect(service.log).toHaveLength(0)
+  })
+
+  it('online, a failed load is a network error naming the job, to wait for again; nothing is sent twice', async () => {
+    const error = await fastClient(MOCK_KEYS.demo)
+      .run('valuation/report', { city: 'Berlin' })
+      .catch((failure: unknown) => failure)
+    expect(error).toMatchObject({ kind: 'network', tool: 'valuation/report', jobId: expect.stringMatching(/^job_/) })
+    expect(logged('call')).toHaveLength(1)
+    expect(logged('poll')).toHaveLength(0)
+  })
+
+  it('a deferred run is sent once; offline, its job waits for the code and says so, then is followed to its end', async () => {
+    const { presence, online, offline } = page()
+    const waits: (Waiting | null)[] = []
+    // The connection drops as the POST leaves: the job exists, its code cannot be fetched.
+    offline()
+    const running = fastClient(MOCK_KEYS.demo).run('valuation/report', { city: 'Berlin' }, { presence, onWait: (w) => waits.push(w) })
+    await vi.waitFor(() => expect(waits).toEqual([{ reason: 'offline' }]))
+    expect(logged('call')).toHaveLength(1)
+    expect(logged('poll')).toHaveLength(0)
+    online()
+    const job = await running
+    expect(job).toMatchObject({ tool: 'valuation/report', phase: 'succeeded' })
+    expect(waits).toEqual([{ reason: 'offline' }, null])
+    expect(logged('call')).toHaveLength(1)
+    expect(service.bills()).toBe(1)
+  })
+
+})
