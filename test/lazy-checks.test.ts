@@ -1,7 +1,8 @@
 // @vitest-environment node
 import { describe, expect, it, vi } from 'vitest'
 import { MOCK_KEYS } from '../src/mock/index.js'
-import type { Presence, Waiting } from '../src/tools/index.js'
+import type { Waiting } from '../src/tools/index.js'
+import { switchablePresence } from './support/presence.js'
 import { fastClient, setupMockService } from './support/service.js'
 
 const { service } = setupMockService()
@@ -16,24 +17,10 @@ vi.mock('../src/tools/schemas.js', async (importActual) => {
   return importActual()
 })
 
-function page() {
-  const state = { offline: true }
-  const wakes = new Set<() => void>()
-  const presence: Presence = {
-    hidden: () => false,
-    offline: () => state.offline,
-    subscribe: (wake) => (wakes.add(wake), () => wakes.delete(wake)),
-  }
-  const online = () => {
-    state.offline = false
-    for (const wake of [...wakes]) wake()
-  }
-  return { presence, online }
-}
 
 describe('the input checks load when first needed', () => {
   it('offline, a run waits for them and says so; bad input is then refused before any request', async () => {
-    const { presence, online } = page()
+    const { presence, online } = switchablePresence({ offline: true })
     const waits: (Waiting | null)[] = []
     const running = fastClient(MOCK_KEYS.demo)
       .run('valuation/rent', { propertyCategory: 'flat', totalArea: -3, city: '' }, { presence, onWait: (w) => waits.push(w) })

@@ -1,7 +1,8 @@
 // @vitest-environment node
 import { describe, expect, it, vi } from 'vitest'
 import { MOCK_KEYS } from '../src/mock/index.js'
-import type { Presence, Waiting } from '../src/tools/index.js'
+import type { Waiting } from '../src/tools/index.js'
+import { switchablePresence } from './support/presence.js'
 import { fastClient, setupMockService } from './support/service.js'
 
 const { service } = setupMockService()
@@ -16,21 +17,6 @@ vi.mock('../src/client/jobs.js', async (importActual) => {
   return importActual()
 })
 
-function page() {
-  const state = { offline: false }
-  const wakes = new Set<() => void>()
-  const presence: Presence = {
-    hidden: () => false,
-    offline: () => state.offline,
-    subscribe: (wake) => (wakes.add(wake), () => wakes.delete(wake)),
-  }
-  const online = () => {
-    state.offline = false
-    chunk.failing = false
-    for (const wake of [...wakes]) wake()
-  }
-  return { presence, online, offline: () => void (state.offline = true) }
-}
 
 describe('the code that follows jobs loads when first needed', () => {
   it('refuses an empty job id before any request, whether or not the code can load', async () => {
@@ -52,7 +38,7 @@ describe('the code that follows jobs loads when first needed', () => {
   })
 
   it('a deferred run is sent once; offline, its job waits for the code and says so, then is followed to its end', async () => {
-    const { presence, online, offline } = page()
+    const { presence, online, offline } = switchablePresence({ onOnline: () => void (chunk.failing = false) })
     const waits: (Waiting | null)[] = []
     // The connection drops as the POST leaves: the job exists, its code cannot be fetched.
     offline()

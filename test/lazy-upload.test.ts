@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { MOCK_KEYS } from '../src/mock/index.js'
-import type { Presence, UploadProgress, Waiting } from '../src/tools/index.js'
+import type { UploadProgress, Waiting } from '../src/tools/index.js'
+import { switchablePresence } from './support/presence.js'
 import { fastClient, pngFile, setupMockService } from './support/service.js'
 
 const { service } = setupMockService()
@@ -35,13 +36,7 @@ afterEach(() => vi.unstubAllGlobals())
 describe('the upload with progress loads when a file is first sent', () => {
   it('offline without its code, a file run waits for the connection, then sends once by fetch and reports the whole body', async () => {
     const xhr = countXhr()
-    const state = { offline: true }
-    const wakes = new Set<() => void>()
-    const presence: Presence = {
-      hidden: () => false,
-      offline: () => state.offline,
-      subscribe: (wake) => (wakes.add(wake), () => wakes.delete(wake)),
-    }
+    const { presence, online } = switchablePresence({ offline: true })
     // Offline, the request cannot leave either.
     service.inject({ match: { kind: 'call' }, fault: 'network' })
     const waits: (Waiting | null)[] = []
@@ -53,8 +48,7 @@ describe('the upload with progress loads when a file is first sent', () => {
     )
     await vi.waitFor(() => expect(waits).toEqual([{ reason: 'offline' }]))
     expect(service.bills()).toBe(0)
-    state.offline = false
-    for (const wake of [...wakes]) wake()
+    online()
     await expect(running).resolves.toMatchObject({ tool: 'photo/enhance', phase: 'succeeded' })
     expect(service.bills()).toBe(1)
     expect(xhr.made).toBe(0)
