@@ -143,11 +143,11 @@ export const ElapsedAcrossAReload: Story = {
     storyTools(context).service.freezeJobs()
     const since = performance.now()
     await userEvent.click(canvas.getByRole('button', { name: m.runner.submit }))
-    await expect(await canvas.findByRole('progressbar', { name: m.job.progressLabel })).toBeVisible()
+    await waitFor(() => expect(canvas.getByRole('progressbar', { name: m.job.progressLabel })).toBeVisible(), { timeout: 3000 })
     clock!.advance(5000)
     await elapsedShows(context, 5, since)
     await userEvent.click(canvas.getByRole('button', { name: 'Reload the runner' }))
-    await expect(await canvas.findByRole('progressbar', { name: m.job.progressLabel })).toBeVisible()
+    await waitFor(() => expect(canvas.getByRole('progressbar', { name: m.job.progressLabel })).toBeVisible(), { timeout: 3000 })
     // From the run's start, as the journal knows it: never back to 0:00 or 0:01 from the reload.
     await elapsedShows(context, 5, since)
   },

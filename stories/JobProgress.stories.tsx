@@ -1,5 +1,5 @@
 import type { Meta, StoryObj } from '@storybook/react-vite'
-import { expect, within } from 'storybook/test'
+import { expect, waitFor, within } from 'storybook/test'
 import { JobProgress, type JobProgressProps } from '../src/components/index.js'
 import type { MockJobOutcome } from '../src/mock/index.js'
 import { TEST_RUN } from './support/environment.js'
@@ -35,7 +35,7 @@ export const Pending: Story = {
   },
   play: async ({ canvas, globals }) => {
     const m = storyMessages({ globals })
-    await expect(await canvas.findByText(m.phase.pending)).toBeVisible()
+    await waitFor(() => expect(canvas.getByText(m.phase.pending)).toBeVisible(), { timeout: 3000 })
     await expect(canvas.getByRole('progressbar', { name: m.job.progressLabel })).toBeVisible()
   },
 }
@@ -58,7 +58,7 @@ export const IntermediateStatus: Story = {
   },
   play: async ({ canvas, globals }) => {
     const m = storyMessages({ globals })
-    await expect(await canvas.findByText(m.phase.running)).toBeVisible()
+    await waitFor(() => expect(canvas.getByText(m.phase.running)).toBeVisible(), { timeout: 3000 })
     await expect(canvas.getByText('(rendering)')).toBeVisible()
     await expect(canvas.getByText(/complete/)).toBeVisible()
   },

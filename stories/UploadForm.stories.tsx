@@ -134,7 +134,7 @@ export const ToTheResult: Story = {
     const m = storyMessages({ globals })
     await chooseFile(context, photo())
     await userEvent.click(canvas.getByRole('button', { name: m.runner.submit }))
-    await expect(await canvas.findByRole('progressbar', { name: m.job.progressLabel })).toBeVisible()
+    await waitFor(() => expect(canvas.getByRole('progressbar', { name: m.job.progressLabel })).toBeVisible(), { timeout: 3000 })
     await expect(await canvas.findByRole('img', { name: m.artifact.kinds.image }, { timeout: RUN_TIMEOUT })).toBeVisible()
     await expect(canvas.getByRole('button', { name: m.runner.runAgain })).toBeEnabled()
   },
