@@ -33,6 +33,17 @@ export async function whenLoaded<T>(
   }
 }
 
+/** Runs `load` once the page is idle (a failure is left to the load's next caller); returns the cancel. */
+export function whenIdle(load: () => Promise<unknown>): () => void {
+  const run = () => void load().catch(() => undefined)
+  if (typeof requestIdleCallback === 'function') {
+    const id = requestIdleCallback(run, { timeout: 2000 })
+    return () => cancelIdleCallback(id)
+  }
+  const timer = setTimeout(run, 200)
+  return () => clearTimeout(timer)
+}
+
 /** `load` once for every caller; a failed load (offline) is forgotten, so the next use tries again. */
 export function loadOnce<T>(load: () => Promise<T>): () => Promise<T> {
   let loading: Promise<T> | undefined

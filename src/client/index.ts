@@ -1,6 +1,6 @@
 export { createClient, DEFAULT_POLL_INTERVAL, loadJobs } from './client.js'
 export { pollDelay } from './pollDelay.js'
-export { loadOnce } from './chunks.js'
+export { loadOnce, whenIdle } from './chunks.js'
 export { loadUploads } from './transport.js'
 export type { ToolsClientOptions } from './client.js'
 export type {

@@ -1,9 +1,9 @@
 'use client'
 import { useEffect, useRef } from 'react'
 import type { ToolId, UseToolResult } from '../react/index.js'
+import { whenIdle } from '../react/internal.js'
 import { loadArtifactViewer } from './ArtifactViewer.js'
 import { JobProgress, loadJobProgress } from './JobProgress.js'
-import { whenIdle } from './lazyPart.js'
 import { loadResultView, ResultView } from './ResultView.js'
 
 /** The viewers' code (each a chunk of its own): the progress, the result, its files. */

@@ -66,14 +66,3 @@ export function lazyPart<P extends object, E = HTMLElement>(
   })
   return { Part, load: () => load().then(() => undefined) }
 }
-
-/** Runs `load` once the page is idle (a failure is left to the part's own fetch); returns the cancel. */
-export function whenIdle(load: () => Promise<unknown>): () => void {
-  const run = () => void load().catch(() => undefined)
-  if (typeof requestIdleCallback === 'function') {
-    const id = requestIdleCallback(run, { timeout: 2000 })
-    return () => cancelIdleCallback(id)
-  }
-  const timer = setTimeout(run, 200)
-  return () => clearTimeout(timer)
-}

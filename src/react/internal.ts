@@ -2,4 +2,4 @@
 // a blob URL's life, a media type's normal form.
 export { mergeMessages } from './messages.js'
 export { useObjectUrl } from './useArtifact.js'
-export { loadChecks, mediaType } from '../tools/internal.js'
+export { loadChecks, mediaType, whenIdle } from '../tools/internal.js'

@@ -16,6 +16,7 @@ export {
   webhookSignature,
   webhookSignatures,
   webhookSigned,
+  whenIdle,
 } from '../client/index.js'
 export type { ToolDefinition } from '../client/index.js'
 // The run core beneath the hooks.
@@ -36,4 +37,4 @@ export type { CallState, Intent, JobState, RunCallOptions, RunObserverOptions, R
 export type { Journal } from './runs.js'
 export { FILE_MAKING_TOOLS } from './catalogue.js'
 // The input checks' chunk: loaded at the first validation, or on idle by the provider.
-export { loadChecks, loadChecksWhenIdle } from './lazyInput.js'
+export { loadChecks } from './lazyInput.js'

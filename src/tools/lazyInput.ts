@@ -35,13 +35,3 @@ export function lazyInput(row: InputRow): StandardSchemaV1 {
   }
 }
 
-/** Loads the checks once the page is idle, so a first Run seldom waits for them; returns the cancel. */
-export function loadChecksWhenIdle(): () => void {
-  const load = () => void loadChecks().catch(() => undefined)
-  if (typeof requestIdleCallback === 'function') {
-    const id = requestIdleCallback(load, { timeout: 2000 })
-    return () => cancelIdleCallback(id)
-  }
-  const timer = setTimeout(load, 200)
-  return () => clearTimeout(timer)
-}
