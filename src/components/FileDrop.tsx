@@ -51,8 +51,8 @@ export interface FileDropProps {
 /** The drop area's state, in `data-state`. */
 export type FileDropState = 'idle' | 'dragging' | 'selected' | 'rejected' | 'uploading' | 'disabled'
 
-/** The drop area while its code comes: the same prompt, locked; offline, the wait for the connection. */
-function FileDropStand({ id, className, failed }: FileDropProps & { failed: boolean }) {
+/** The drop area while its code comes: the same prompt, locked; offline, the wait for the connection (also the upload form's, while its own code comes). */
+export function FileDropStand({ id, className, failed }: FileDropProps & { failed: boolean }) {
   const messages = useMessages()
   return (
     <div className={cx('ct-file-drop', className)} data-state="loading" aria-busy={!failed || undefined}>
