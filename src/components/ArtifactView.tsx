@@ -1,6 +1,7 @@
 'use client'
 import { useEffect, useId, useState, useSyncExternalStore, type ComponentType, type ForwardedRef } from 'react'
-import type { ArtifactKind, Messages, UseArtifactResult } from '../react/index.js'
+import type { ArtifactKind, UseArtifactResult } from '../react/index.js'
+import type { CoreMessages } from '../react/internal.js'
 import type { ArtifactLoading } from './ArtifactLoading.js'
 import type { ArtifactViewerProps } from './ArtifactViewer.js'
 import type { ErrorNoticeProps } from './ErrorNotice.js'
@@ -14,7 +15,7 @@ import { DownloadIcon, ExternalLinkIcon, FileIcon } from './fileIcons.js'
 
 /** What the wrapper works out with the page's modules. */
 export interface ArtifactWords {
-  messages: Messages
+  messages: CoreMessages
   format: Format
   /** The file's download (`useArtifact(url)`), made by the wrapper. */
   artifact: UseArtifactResult
@@ -86,7 +87,7 @@ interface ReadyFile {
 }
 
 /** The file itself: a picture, a video, or a PDF or HTML page in a frame. */
-function Preview({ file: { kind, objectUrl, fileName, title, page }, messages }: { file: ReadyFile; messages: Messages }) {
+function Preview({ file: { kind, objectUrl, fileName, title, page }, messages }: { file: ReadyFile; messages: CoreMessages }) {
   const kindName = messages.artifact.kinds[kind]
   if (kind === 'image') return <img className="ct-artifact-viewer__image" src={objectUrl} alt={title ?? kindName} />
   if (kind === 'video') {
@@ -115,7 +116,7 @@ function Preview({ file: { kind, objectUrl, fileName, title, page }, messages }:
 }
 
 /** The file's name, kind and size, Download, and "Open in a new tab" for passive types. */
-function FileBar(props: { file: ReadyFile; size: number; navigable: boolean; icon: boolean; messages: Messages; format: Format }) {
+function FileBar(props: { file: ReadyFile; size: number; navigable: boolean; icon: boolean; messages: CoreMessages; format: Format }) {
   const { file: { kind, objectUrl, fileName }, size, navigable, icon, messages, format } = props
   const nameId = useId()
   return (

@@ -8,7 +8,7 @@ import { cx, withRef, type RootProps } from './classNames.js'
 import { ErrorNotice } from './ErrorNotice.js'
 import { useFormat } from './format.js'
 import { lazyPart } from './lazyPart.js'
-import { useMessages } from './useMessages.js'
+import { useCoreMessages } from './useMessages.js'
 import { WaitNotice } from './WaitNotice.js'
 
 /** One result link to show, and what to call it. */
@@ -43,7 +43,7 @@ function ArtifactDownload(props: ArtifactViewerProps & Pick<ArtifactWords, 'onRe
     <view.Part
       {...props}
       {...{ artifact, fileName, ErrorNotice }}
-      messages={useMessages()}
+      messages={useCoreMessages()}
       format={useFormat()}
       Loading={ArtifactLoading}
     />

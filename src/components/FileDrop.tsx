@@ -9,7 +9,7 @@ import type { Words } from './FileDropView.js'
 import { useFormat } from './format.js'
 import { UploadIcon } from './icons.js'
 import { lazyPart } from './lazyPart.js'
-import { useMessages } from './useMessages.js'
+import { useCoreMessages } from './useMessages.js'
 import { WaitNotice } from './WaitNotice.js'
 
 export interface FileDropProps {
@@ -53,7 +53,7 @@ export type FileDropState = 'idle' | 'dragging' | 'selected' | 'rejected' | 'upl
 
 /** The drop area while its code comes: the same prompt, locked; offline, the wait for the connection (also the upload form's, while its own code comes). */
 export function FileDropStand({ id, className, failed }: FileDropProps & { failed: boolean }) {
-  const messages = useMessages()
+  const messages = useCoreMessages()
   return (
     <div className={cx('ct-file-drop', className)} data-state="loading" aria-busy={!failed || undefined}>
       <button type="button" id={id} className="ct-file-drop__zone" disabled>
@@ -77,7 +77,7 @@ const WithWords = withRef(function FileDrop(props: FileDropProps, ref: Forwarded
     <drop.Part
       {...props}
       rootRef={ref}
-      messages={useMessages()}
+      messages={useCoreMessages()}
       format={useFormat()}
       accept={accept}
       maxBytes={props.maxBytes ?? props.maxSize ?? defaultMaxSize(accept)}

@@ -6,7 +6,7 @@ import type { FileDropProps, FileDropState } from './FileDrop.js'
 import type { Format } from './format.js'
 import { FileIcon } from './fileIcons.js'
 import { CloseIcon, UploadIcon } from './icons.js'
-import type { Messages } from '../react/index.js'
+import type { CoreMessages } from '../react/internal.js'
 
 // `<FileDrop>`'s own code, with react-dropzone: a chunk of its own, fetched when a drop is first
 // shown. Its strings and formats come from the wrapper, which has them anyway: a bundler that
@@ -14,7 +14,7 @@ import type { Messages } from '../react/index.js'
 
 /** What the wrapper works out with the page's modules: strings, formats, the checks, the preview. */
 export interface Words {
-  messages: Messages
+  messages: CoreMessages
   format: Format
   accept: Accept | undefined
   maxBytes: number
@@ -28,7 +28,7 @@ export interface Words {
 const cx = (...names: (string | false | null | undefined)[]) => names.filter(Boolean).join(' ')
 
 /** Why react-dropzone refused what was dropped, in the person's words. */
-function rejectionOf(rejected: FileRejection[], count: number, maxBytes: number, messages: Messages, format: Format) {
+function rejectionOf(rejected: FileRejection[], count: number, maxBytes: number, messages: CoreMessages, format: Format) {
   if (count > 1) return messages.upload.rejected.count
   // react-dropzone lists a wrong type before a size: the type is the first thing to fix.
   const { file: refused, errors } = rejected[0]!

@@ -11,7 +11,7 @@ import { lazyPart } from './lazyPart.js'
 import { submitAction } from './remedy.js'
 import { useWaitOver } from './useWaitOver.js'
 import { RunOutcome } from './RunOutcome.js'
-import { useMessages } from './useMessages.js'
+import { useCoreMessages } from './useMessages.js'
 import type { UploadFormParts, UploadFormViewProps } from './UploadFormView.js'
 import { WaitNotice } from './WaitNotice.js'
 
@@ -151,7 +151,7 @@ function FormPart(props: Omit<UploadFormProps, 'state'> & OwnProps & { state: Us
       {...{ tool, state, options, accept, children, submitLabel, onSubmitted, formRef, outcome, root, runFailed, parts }}
       maxBytes={maxBytes ?? maxSize}
       className={cx('ct-upload-form', className)}
-      messages={useMessages()}
+      messages={useCoreMessages()}
       action={submitAction(phase, error, client.interpret, waitOver)}
       fileInvalid={Boolean(runFailed && issueFor(error, 'file'))}
       inFlight={isBusy(phase)}

@@ -4,7 +4,8 @@
 // the run's state means for the form) comes in as props, so no shared chunk joins the first load.
 import { useEffect, useId, useRef, useState, type ForwardedRef, type FormEvent, type ReactNode, type Ref } from 'react'
 import type { Accept } from 'react-dropzone'
-import type { FileToolId, Messages, ToolInput, UseToolResult } from '../react/index.js'
+import type { FileToolId, ToolInput, UseToolResult } from '../react/index.js'
+import type { CoreMessages } from '../react/internal.js'
 import type { ErrorNotice } from './ErrorNotice.js'
 import type { FieldError } from './FieldError.js'
 import type { FileDrop } from './FileDrop.js'
@@ -35,7 +36,7 @@ export interface UploadFormViewProps {
   onSubmitted?: (input: UploadInput) => void
   /** What the run produced, after the form's button. */
   outcome?: ReactNode
-  messages: Messages
+  messages: CoreMessages
   /** The button's action, or none (see `submitAction`). */
   action: 'submit' | 'runAgain' | undefined
   /** The last run failed for reasons of its own (not its job's), and its notice shows. */
