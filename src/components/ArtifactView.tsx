@@ -6,6 +6,7 @@ import type { ArtifactLoading } from './ArtifactLoading.js'
 import type { ArtifactViewerProps } from './ArtifactViewer.js'
 import type { ErrorNoticeProps } from './ErrorNotice.js'
 import type { Format } from './format.js'
+import { savedFileName } from './artifactFile.js'
 import { DownloadIcon, ExternalLinkIcon, FileIcon } from './fileIcons.js'
 
 // `<ArtifactViewer>`'s own code: a chunk of its own, fetched when a result has a file to show (or
@@ -19,8 +20,8 @@ export interface ArtifactWords {
   format: Format
   /** The file's download (`useArtifact(url)`), made by the wrapper. */
   artifact: UseArtifactResult
-  /** The name the file is saved under, once it has come. */
-  fileName: string | undefined
+  /** The file's media type (`image/png`, as `mediaType` gives it), once it has come. */
+  media: string | undefined
   /** What shows while the file downloads (as while this code came). */
   Loading: typeof ArtifactLoading
   ErrorNotice: ComponentType<ErrorNoticeProps>
@@ -34,12 +35,14 @@ const cx = (...names: (string | false | null | undefined)[]) => names.filter(Boo
 type Root = Omit<ArtifactViewerProps, 'url' | 'title' | 'className' | 'ref'>
 
 export function ArtifactView(props: ArtifactViewerProps & ArtifactWords) {
-  const { url, title, className, onRetry, rootRef, messages, format, artifact, fileName, Loading, ErrorNotice, ...rest } = props
+  const { url, title, className, onRetry, rootRef, messages, format, artifact, media, Loading, ErrorNotice, ...rest } = props
   const root = { ...(rest as Root), ref: rootRef as ForwardedRef<HTMLDivElement> }
   const { objectUrl, blob, kind, error, navigable } = artifact
   const canShowPdf = usePdfViewer()
   const page = usePageText(kind === 'html' ? blob : undefined)
   const classes = cx('ct-artifact-viewer', className)
+  // The name the file is saved under, once it has come.
+  const fileName = media === undefined ? undefined : savedFileName(url, media, artifact.fileName)
 
   if (error || !url) {
     return (

@@ -1,7 +1,7 @@
 'use client'
 import { useState, type ForwardedRef } from 'react'
 import { useArtifact } from '../react/index.js'
-import { artifactFileName } from './artifactFile.js'
+import { mediaType } from '../react/internal.js'
 import { ArtifactLoading } from './ArtifactLoading.js'
 import type { ArtifactWords } from './ArtifactView.js'
 import { cx, withRef, type RootProps } from './classNames.js'
@@ -38,11 +38,11 @@ const view = lazyPart<ViewProps>(() => import('./ArtifactView.js').then((chunk) 
 /** One download of the file (a retry mounts it afresh), handed to the viewer's code with the page's strings. */
 function ArtifactDownload(props: ArtifactViewerProps & Pick<ArtifactWords, 'onRetry' | 'rootRef'>) {
   const artifact = useArtifact(props.url)
-  const fileName = artifact.blob && artifactFileName(props.url, artifact.blob.type, artifact.fileName)
   return (
     <view.Part
       {...props}
-      {...{ artifact, fileName, ErrorNotice }}
+      {...{ artifact, ErrorNotice }}
+      media={artifact.blob && mediaType(artifact.blob.type)}
       messages={useCoreMessages()}
       format={useFormat()}
       Loading={ArtifactLoading}
