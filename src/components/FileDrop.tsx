@@ -4,7 +4,7 @@ import { type FileToolId, type UploadProgress } from '../react/index.js'
 import type { ForwardedRef } from 'react'
 import { useObjectUrl } from '../react/internal.js'
 import { cx, withRef } from './classNames.js'
-import { acceptedTypeNames, defaultMaxSize, isPreviewable, toolAccept } from './fileAccept.js'
+import { defaultMaxSize, isPreviewable, toolAccept } from './fileAccept.js'
 import type { Words } from './FileDropView.js'
 import { useFormat } from './format.js'
 import { UploadIcon } from './icons.js'
@@ -81,7 +81,6 @@ const WithWords = withRef(function FileDrop(props: FileDropProps, ref: Forwarded
       format={useFormat()}
       accept={accept}
       maxBytes={props.maxBytes ?? props.maxSize ?? defaultMaxSize(accept)}
-      typeNames={accept ? acceptedTypeNames(accept) : []}
       preview={preview}
     />
   )

@@ -4,6 +4,7 @@ import { useDropzone, type Accept, type FileRejection } from 'react-dropzone'
 import type { UploadProgress } from '../react/index.js'
 import type { FileDropProps, FileDropState } from './FileDrop.js'
 import type { Format } from './format.js'
+import { acceptedTypeNames } from './acceptedTypes.js'
 import { FileIcon } from './fileIcons.js'
 import { CloseIcon, UploadIcon } from './icons.js'
 import type { CoreMessages } from '../react/internal.js'
@@ -18,8 +19,6 @@ export interface Words {
   format: Format
   accept: Accept | undefined
   maxBytes: number
-  /** The accepted types' names for the hint. */
-  typeNames: string[]
   /** The chosen picture's object URL, if it is one. */
   preview: string | undefined
   rootRef: ForwardedRef<HTMLDivElement>
@@ -99,7 +98,7 @@ function DropZone({ drop, maxBytes, locked, props }: ZoneProps) {
   const ids = useId()
   const [promptId, chooseId, hintId, rejectionId] = ['prompt', 'choose', 'hint', 'rejection'].map((part) => `${ids}-${part}`)
   const { getRootProps, getInputProps, isDragActive, rejection } = drop
-  const { typeNames } = props
+  const typeNames = props.accept ? acceptedTypeNames(props.accept) : []
   return (
     <>
       <input
