@@ -2,7 +2,7 @@ import type { Preview } from '@storybook/react-vite'
 import { mswLoader } from 'msw-storybook-addon/csf3'
 // The kit's default theme (the package's `./styles.css`), as text: the unstyled stories switch it off.
 import styles from '../src/components/styles/index.css?inline'
-import { loadFileDrop } from '../src/components/FileDrop.js'
+import { loadUploadForm } from '../src/components/UploadForm.js'
 import { startWorker } from '../stories/support/service.js'
 import { installStylesheet, toolsLoader, withStoryService, withToolsProvider } from '../stories/support/tools.js'
 
@@ -10,8 +10,8 @@ installStylesheet(styles)
 
 const preview: Preview = {
   // First the MSW worker (once), then the story's own service and query cache.
-  // The file drop's code is a chunk fetched when a drop is first shown: a story's play starts once it is here.
-  loaders: [mswLoader(startWorker), toolsLoader, async () => ({ fileDrop: await loadFileDrop() })],
+  // The upload form's code and the drop's are chunks fetched when a form is first shown: a story's play starts once they are here.
+  loaders: [mswLoader(startWorker), toolsLoader, async () => ({ uploadForm: await loadUploadForm() })],
   beforeEach: [withStoryService],
   decorators: [withToolsProvider],
   globalTypes: {

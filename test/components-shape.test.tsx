@@ -24,10 +24,10 @@ import { ToolsProvider } from '../src/react/index.js'
 import { stubObjectUrls } from './support/objectUrls.js'
 import { fakeClock } from './support/clock.js'
 import { setupMockService } from './support/service.js'
-import { loadFileDrop } from '../src/components/FileDrop.js'
+import { loadUploadForm } from '../src/components/UploadForm.js'
 
-// The file drop's code is a chunk fetched when a drop is first shown: fetch it first, as a page shown before would have.
-beforeAll(() => loadFileDrop())
+// The upload form's code and the drop's are chunks fetched when a form is first shown: fetch them first, as a page shown before would have.
+beforeAll(() => loadUploadForm())
 
 const { service, server } = setupMockService()
 const { until, drive } = fakeClock(server)

@@ -16,10 +16,10 @@ import {
 import { ToolRunner } from '../src/components/index.js'
 import { advance, useFakeClock } from './support/clock.js'
 import { fastClient, pngFile, setupMockService } from './support/service.js'
-import { loadFileDrop } from '../src/components/FileDrop.js'
+import { loadUploadForm } from '../src/components/UploadForm.js'
 
-// The file drop's code is a chunk fetched when a drop is first shown: fetch it first, as a page shown before would have.
-beforeAll(() => loadFileDrop())
+// The upload form's code and the drop's are chunks fetched when a form is first shown: fetch them first, as a page shown before would have.
+beforeAll(() => loadUploadForm())
 
 // A 20-second job, as pdf/create takes on the real service; polled every 3 s, the default.
 const { service } = setupMockService({ jobDuration: 20_000 })

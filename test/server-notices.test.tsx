@@ -10,10 +10,10 @@ import { ru } from '../src/entries/locales/ru.js'
 import { ToolsProvider, type PartialMessages } from '../src/react/index.js'
 import { createToolsProxy, type ToolsProxyOptions } from '../src/server/index.js'
 import { createToolsClient, type ToolsError } from '../src/tools/index.js'
-import { loadFileDrop } from '../src/components/FileDrop.js'
+import { loadUploadForm } from '../src/components/UploadForm.js'
 
-// The file drop's code is a chunk fetched when a drop is first shown: fetch it first, as a page shown before would have.
-beforeAll(() => loadFileDrop())
+// The upload form's code and the drop's are chunks fetched when a form is first shown: fetch them first, as a page shown before would have.
+beforeAll(() => loadUploadForm())
 
 /** Alice may run one tool, and has no calls left. */
 const proxyOptions: ToolsProxyOptions = {

@@ -11,10 +11,10 @@ import * as toolStories from '../stories/tools.stories.js'
 import { stubObjectUrls } from './support/objectUrls.js'
 import { fakeClock } from './support/clock.js'
 import { setupMockService } from './support/service.js'
-import { loadFileDrop } from '../src/components/FileDrop.js'
+import { loadUploadForm } from '../src/components/UploadForm.js'
 
-// The file drop's code is a chunk fetched when a drop is first shown: fetch it first, as Storybook's loader does.
-beforeAll(() => loadFileDrop())
+// The upload form's code and the drop's are chunks fetched when a form is first shown: fetch them first, as Storybook's loader does.
+beforeAll(() => loadUploadForm())
 
 const { default: meta, ...stories } = toolStories
 // The plays' user events run inside this file's own act() steps (the clock below drives them):

@@ -10,10 +10,10 @@ import { MOCK_BASE_URL, MOCK_KEYS } from '../src/mock/index.js'
 import { ToolsProvider, useTool, type UploadProgress, type UseToolResult } from '../src/react/index.js'
 import { fakeClock } from './support/clock.js'
 import { pdfFile, pngFile, setupMockService } from './support/service.js'
-import { loadFileDrop } from '../src/components/FileDrop.js'
+import { loadUploadForm } from '../src/components/UploadForm.js'
 
-// The file drop's code is a chunk fetched when a drop is first shown: fetch it first, as a page shown before would have.
-beforeAll(() => loadFileDrop())
+// The upload form's code and the drop's are chunks fetched when a form is first shown: fetch them first, as a page shown before would have.
+beforeAll(() => loadUploadForm())
 
 const { service, server } = setupMockService()
 const { advance, until, drive } = fakeClock(server)

@@ -8,11 +8,11 @@ import { MOCK_BASE_URL, MOCK_KEYS } from '../src/mock/index.js'
 import { ToolsProvider } from '../src/react/index.js'
 import { stubObjectUrls } from './support/objectUrls.js'
 import { fastClient, pngFile, setupMockService } from './support/service.js'
-import { loadFileDrop } from '../src/components/FileDrop.js'
+import { loadUploadForm } from '../src/components/UploadForm.js'
 import { loadChunks } from './support/clock.js'
 
-// The file drop's code is a chunk fetched when a drop is first shown: fetch it first, as a page shown before would have.
-beforeAll(() => loadFileDrop())
+// The upload form's code and the drop's are chunks fetched when a form is first shown: fetch them first, as a page shown before would have.
+beforeAll(() => loadUploadForm())
 
 const { service } = setupMockService({ jobDuration: 2000 })
 stubObjectUrls()

@@ -1,10 +1,10 @@
 import type { ForwardedRef, HTMLAttributes, ReactNode } from 'react'
-import type { Messages } from '../react/index.js'
+import type { CoreMessages } from '../react/internal.js'
 
 interface ArtifactLoadingProps {
   root: HTMLAttributes<HTMLDivElement> & { ref?: ForwardedRef<HTMLDivElement> }
   className: string
-  messages: Messages
+  messages: CoreMessages
   /** Said under the status: the wait for the connection when the viewer's code could not come. */
   children?: ReactNode
 }

@@ -1,10 +1,12 @@
 'use client'
 import { useEffect, useId, useState, useSyncExternalStore, type ComponentType, type ForwardedRef } from 'react'
-import type { ArtifactKind, Messages, UseArtifactResult } from '../react/index.js'
+import type { ArtifactKind, UseArtifactResult } from '../react/index.js'
+import type { CoreMessages } from '../react/internal.js'
 import type { ArtifactLoading } from './ArtifactLoading.js'
 import type { ArtifactViewerProps } from './ArtifactViewer.js'
 import type { ErrorNoticeProps } from './ErrorNotice.js'
 import type { Format } from './format.js'
+import { savedFileName } from './artifactFile.js'
 import { DownloadIcon, ExternalLinkIcon, FileIcon } from './fileIcons.js'
 
 // `<ArtifactViewer>`'s own code: a chunk of its own, fetched when a result has a file to show (or
@@ -14,12 +16,12 @@ import { DownloadIcon, ExternalLinkIcon, FileIcon } from './fileIcons.js'
 
 /** What the wrapper works out with the page's modules. */
 export interface ArtifactWords {
-  messages: Messages
+  messages: CoreMessages
   format: Format
   /** The file's download (`useArtifact(url)`), made by the wrapper. */
   artifact: UseArtifactResult
-  /** The name the file is saved under, once it has come. */
-  fileName: string | undefined
+  /** The file's media type (`image/png`, as `mediaType` gives it), once it has come. */
+  media: string | undefined
   /** What shows while the file downloads (as while this code came). */
   Loading: typeof ArtifactLoading
   ErrorNotice: ComponentType<ErrorNoticeProps>
@@ -33,12 +35,14 @@ const cx = (...names: (string | false | null | undefined)[]) => names.filter(Boo
 type Root = Omit<ArtifactViewerProps, 'url' | 'title' | 'className' | 'ref'>
 
 export function ArtifactView(props: ArtifactViewerProps & ArtifactWords) {
-  const { url, title, className, onRetry, rootRef, messages, format, artifact, fileName, Loading, ErrorNotice, ...rest } = props
+  const { url, title, className, onRetry, rootRef, messages, format, artifact, media, Loading, ErrorNotice, ...rest } = props
   const root = { ...(rest as Root), ref: rootRef as ForwardedRef<HTMLDivElement> }
   const { objectUrl, blob, kind, error, navigable } = artifact
   const canShowPdf = usePdfViewer()
   const page = usePageText(kind === 'html' ? blob : undefined)
   const classes = cx('ct-artifact-viewer', className)
+  // The name the file is saved under, once it has come.
+  const fileName = media === undefined ? undefined : savedFileName(url, media, artifact.fileName)
 
   if (error || !url) {
     return (
@@ -86,7 +90,7 @@ interface ReadyFile {
 }
 
 /** The file itself: a picture, a video, or a PDF or HTML page in a frame. */
-function Preview({ file: { kind, objectUrl, fileName, title, page }, messages }: { file: ReadyFile; messages: Messages }) {
+function Preview({ file: { kind, objectUrl, fileName, title, page }, messages }: { file: ReadyFile; messages: CoreMessages }) {
   const kindName = messages.artifact.kinds[kind]
   if (kind === 'image') return <img className="ct-artifact-viewer__image" src={objectUrl} alt={title ?? kindName} />
   if (kind === 'video') {
@@ -115,7 +119,7 @@ function Preview({ file: { kind, objectUrl, fileName, title, page }, messages }:
 }
 
 /** The file's name, kind and size, Download, and "Open in a new tab" for passive types. */
-function FileBar(props: { file: ReadyFile; size: number; navigable: boolean; icon: boolean; messages: Messages; format: Format }) {
+function FileBar(props: { file: ReadyFile; size: number; navigable: boolean; icon: boolean; messages: CoreMessages; format: Format }) {
   const { file: { kind, objectUrl, fileName }, size, navigable, icon, messages, format } = props
   const nameId = useId()
   return (

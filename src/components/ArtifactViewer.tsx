@@ -1,14 +1,14 @@
 'use client'
 import { useState, type ForwardedRef } from 'react'
 import { useArtifact } from '../react/index.js'
-import { artifactFileName } from './artifactFile.js'
+import { mediaType } from '../react/internal.js'
 import { ArtifactLoading } from './ArtifactLoading.js'
 import type { ArtifactWords } from './ArtifactView.js'
 import { cx, withRef, type RootProps } from './classNames.js'
 import { ErrorNotice } from './ErrorNotice.js'
 import { useFormat } from './format.js'
 import { lazyPart } from './lazyPart.js'
-import { useMessages } from './useMessages.js'
+import { useCoreMessages } from './useMessages.js'
 import { WaitNotice } from './WaitNotice.js'
 
 /** One result link to show, and what to call it. */
@@ -38,12 +38,12 @@ const view = lazyPart<ViewProps>(() => import('./ArtifactView.js').then((chunk) 
 /** One download of the file (a retry mounts it afresh), handed to the viewer's code with the page's strings. */
 function ArtifactDownload(props: ArtifactViewerProps & Pick<ArtifactWords, 'onRetry' | 'rootRef'>) {
   const artifact = useArtifact(props.url)
-  const fileName = artifact.blob && artifactFileName(props.url, artifact.blob.type, artifact.fileName)
   return (
     <view.Part
       {...props}
-      {...{ artifact, fileName, ErrorNotice }}
-      messages={useMessages()}
+      {...{ artifact, ErrorNotice }}
+      media={artifact.blob && mediaType(artifact.blob.type)}
+      messages={useCoreMessages()}
       format={useFormat()}
       Loading={ArtifactLoading}
     />

@@ -8,7 +8,7 @@ import { AlertIcon, CloseIcon } from './icons.js'
 import { fieldLabel, issueMessage } from './issues.js'
 import { useCountdown } from './clock.js'
 import { capResetOf, remedyOf } from './remedy.js'
-import { useMessages } from './useMessages.js'
+import { useCoreMessages } from './useMessages.js'
 
 /** A `ToolsError`'s kind; anything else thrown is `unexpected` too. */
 type NoticeKind = ToolsErrorKind
@@ -51,7 +51,7 @@ export const ErrorNotice = withRef(function ErrorNotice(
   ref: ForwardedRef<HTMLDivElement>,
 ) {
   const { billingUrl, client } = useToolsContext()
-  const messages = useMessages()
+  const messages = useCoreMessages()
   const format = useFormat()
   const toolsError = isToolsError(error) ? error : undefined
   const kind: NoticeKind = toolsError?.kind ?? 'unexpected'
@@ -122,7 +122,7 @@ export const ErrorNotice = withRef(function ErrorNotice(
 
 /** A validation error's problems, one line each naming its field; a link to the field when its id is known. */
 function IssueList({ issues, fieldId }: { issues: readonly ValidationIssue[]; fieldId: ErrorNoticeProps['fieldId'] }) {
-  const messages = useMessages()
+  const messages = useCoreMessages()
   return (
     <ul className="ct-error-notice__issues">
       {issues.map((issue, index) => {
@@ -156,7 +156,7 @@ function focusField(event: MouseEvent<HTMLAnchorElement>, id: string) {
 
 /** The notice's ways on: the billing page's link, "Try again" (disabled while a wait counts down). */
 function NoticeActions({ billingLink, onRetry, waiting }: { billingLink?: string; onRetry?: () => void; waiting: boolean }) {
-  const messages = useMessages()
+  const messages = useCoreMessages()
   return (
     <div className="ct-error-notice__actions">
       {billingLink && (

@@ -2,7 +2,7 @@
 import type { ForwardedRef } from 'react'
 import { cx, withRef } from './classNames.js'
 import { issueFor, issueMessage } from './issues.js'
-import { useMessages } from './useMessages.js'
+import { useCoreMessages } from './useMessages.js'
 
 export interface FieldErrorProps {
   /** The error of the last run; only a validation error with a problem for `field` shows anything. */
@@ -26,7 +26,7 @@ export const FieldError = withRef(function FieldError(
   { error, field, id, className }: FieldErrorProps,
   ref: ForwardedRef<HTMLParagraphElement>,
 ) {
-  const messages = useMessages()
+  const messages = useCoreMessages()
   const issue = issueFor(error, field)
   if (!issue) return null
   return (

@@ -4,12 +4,12 @@ import { type FileToolId, type UploadProgress } from '../react/index.js'
 import type { ForwardedRef } from 'react'
 import { useObjectUrl } from '../react/internal.js'
 import { cx, withRef } from './classNames.js'
-import { acceptedTypeNames, defaultMaxSize, isPreviewable, toolAccept } from './fileAccept.js'
+import { defaultMaxSize, isPreviewable, toolAccept } from './fileAccept.js'
 import type { Words } from './FileDropView.js'
 import { useFormat } from './format.js'
 import { UploadIcon } from './icons.js'
 import { lazyPart } from './lazyPart.js'
-import { useMessages } from './useMessages.js'
+import { useCoreMessages } from './useMessages.js'
 import { WaitNotice } from './WaitNotice.js'
 
 export interface FileDropProps {
@@ -51,9 +51,9 @@ export interface FileDropProps {
 /** The drop area's state, in `data-state`. */
 export type FileDropState = 'idle' | 'dragging' | 'selected' | 'rejected' | 'uploading' | 'disabled'
 
-/** The drop area while its code comes: the same prompt, locked; offline, the wait for the connection. */
-function FileDropStand({ id, className, failed }: FileDropProps & { failed: boolean }) {
-  const messages = useMessages()
+/** The drop area while its code comes: the same prompt, locked; offline, the wait for the connection (also the upload form's, while its own code comes). */
+export function FileDropStand({ id, className, failed }: FileDropProps & { failed: boolean }) {
+  const messages = useCoreMessages()
   return (
     <div className={cx('ct-file-drop', className)} data-state="loading" aria-busy={!failed || undefined}>
       <button type="button" id={id} className="ct-file-drop__zone" disabled>
@@ -77,11 +77,10 @@ const WithWords = withRef(function FileDrop(props: FileDropProps, ref: Forwarded
     <drop.Part
       {...props}
       rootRef={ref}
-      messages={useMessages()}
+      messages={useCoreMessages()}
       format={useFormat()}
       accept={accept}
       maxBytes={props.maxBytes ?? props.maxSize ?? defaultMaxSize(accept)}
-      typeNames={accept ? acceptedTypeNames(accept) : []}
       preview={preview}
     />
   )

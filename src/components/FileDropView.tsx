@@ -4,9 +4,10 @@ import { useDropzone, type Accept, type FileRejection } from 'react-dropzone'
 import type { UploadProgress } from '../react/index.js'
 import type { FileDropProps, FileDropState } from './FileDrop.js'
 import type { Format } from './format.js'
+import { acceptedTypeNames } from './acceptedTypes.js'
 import { FileIcon } from './fileIcons.js'
 import { CloseIcon, UploadIcon } from './icons.js'
-import type { Messages } from '../react/index.js'
+import type { CoreMessages } from '../react/internal.js'
 
 // `<FileDrop>`'s own code, with react-dropzone: a chunk of its own, fetched when a drop is first
 // shown. Its strings and formats come from the wrapper, which has them anyway: a bundler that
@@ -14,12 +15,10 @@ import type { Messages } from '../react/index.js'
 
 /** What the wrapper works out with the page's modules: strings, formats, the checks, the preview. */
 export interface Words {
-  messages: Messages
+  messages: CoreMessages
   format: Format
   accept: Accept | undefined
   maxBytes: number
-  /** The accepted types' names for the hint. */
-  typeNames: string[]
   /** The chosen picture's object URL, if it is one. */
   preview: string | undefined
   rootRef: ForwardedRef<HTMLDivElement>
@@ -28,7 +27,7 @@ export interface Words {
 const cx = (...names: (string | false | null | undefined)[]) => names.filter(Boolean).join(' ')
 
 /** Why react-dropzone refused what was dropped, in the person's words. */
-function rejectionOf(rejected: FileRejection[], count: number, maxBytes: number, messages: Messages, format: Format) {
+function rejectionOf(rejected: FileRejection[], count: number, maxBytes: number, messages: CoreMessages, format: Format) {
   if (count > 1) return messages.upload.rejected.count
   // react-dropzone lists a wrong type before a size: the type is the first thing to fix.
   const { file: refused, errors } = rejected[0]!
@@ -99,7 +98,7 @@ function DropZone({ drop, maxBytes, locked, props }: ZoneProps) {
   const ids = useId()
   const [promptId, chooseId, hintId, rejectionId] = ['prompt', 'choose', 'hint', 'rejection'].map((part) => `${ids}-${part}`)
   const { getRootProps, getInputProps, isDragActive, rejection } = drop
-  const { typeNames } = props
+  const typeNames = props.accept ? acceptedTypeNames(props.accept) : []
   return (
     <>
       <input

@@ -9,7 +9,7 @@ import { useFormat } from './format.js'
 import { JobBar, JobHeader } from './jobParts.js'
 import type { JobWords } from './JobProgressView.js'
 import { lazyPart } from './lazyPart.js'
-import { useMessages } from './useMessages.js'
+import { useCoreMessages } from './useMessages.js'
 import { WaitNotice } from './WaitNotice.js'
 
 interface JobProgressOptions extends RootProps<HTMLDivElement> {
@@ -109,7 +109,7 @@ function JobFollow({ pollInterval, jobId, ...props }: JobProgressProps & { rootR
     <view.Part
       {...props}
       {...{ tool, job, error, failure, terminal, elapsed, ErrorNotice, WaitNotice, ArtifactViewer, JobHeader, JobBar }}
-      messages={useMessages()}
+      messages={useCoreMessages()}
       format={useFormat()}
       waiting={given ? props.waiting : query.waiting}
       refetch={() => void query.refetch()}

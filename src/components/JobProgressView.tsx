@@ -4,7 +4,8 @@ import type { ErrorNoticeProps } from './ErrorNotice.js'
 import type { ArtifactViewerProps } from './ArtifactViewer.js'
 import type { Format } from './format.js'
 import type { JobProgressProps } from './JobProgress.js'
-import type { Job, JobPhase, Messages, ToolsError, Waiting } from '../react/index.js'
+import type { Job, JobPhase, ToolsError, Waiting } from '../react/index.js'
+import type { CoreMessages } from '../react/internal.js'
 import type { WaitNoticeProps } from './WaitNotice.js'
 import { AlertIcon } from './icons.js'
 import type { JobBar, JobHeader } from './jobParts.js'
@@ -16,7 +17,7 @@ import type { JobBar, JobHeader } from './jobParts.js'
 
 /** What the wrapper works out with the page's modules: the job as read, strings, formats, parts. */
 export interface JobWords {
-  messages: Messages
+  messages: CoreMessages
   format: Format
   tool: string | undefined
   job: Job | undefined

@@ -1,6 +1,7 @@
 'use client'
 import { Fragment, type ComponentType, type ForwardedRef, type ReactNode } from 'react'
-import type { Messages, ToolId } from '../react/index.js'
+import type { ToolId } from '../react/index.js'
+import type { CoreMessages } from '../react/internal.js'
 import type { ArtifactViewerProps } from './ArtifactViewer.js'
 import type { Format } from './format.js'
 import type { ResultViewProps } from './ResultView.js'
@@ -11,7 +12,7 @@ import type { ResultViewProps } from './ResultView.js'
 
 /** What the wrapper works out with the page's modules. */
 export interface ResultWords {
-  messages: Messages
+  messages: CoreMessages
   format: Format
   ArtifactViewer: ComponentType<ArtifactViewerProps>
   rootRef: ForwardedRef<HTMLElement>
@@ -40,9 +41,9 @@ function answerOf(body: unknown): unknown {
  * A field's label: the locale's for result fields, else the input field's label (`city`), else
  * the name in words (`pricePerSquareMetre` → `Price per square metre`).
  */
-function labelOf(messages: Messages, key: string): string {
+function labelOf(messages: CoreMessages, key: string): string {
   if (Object.hasOwn(messages.resultFields, key)) return messages.resultFields[key]!
-  if (Object.hasOwn(messages.fields, key)) return messages.fields[key as keyof Messages['fields']]
+  if (Object.hasOwn(messages.fields, key)) return messages.fields[key as keyof CoreMessages['fields']]
   const spaced = key.replace(/[_-]+/g, ' ').replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase()
   return spaced.charAt(0).toUpperCase() + spaced.slice(1)
 }
@@ -65,7 +66,7 @@ function linkTest(artifacts: readonly string[]): IsLink {
 interface ValueProps {
   value: unknown
   isLink: IsLink
-  messages: Messages
+  messages: CoreMessages
   format: Format
   depth: number
 }

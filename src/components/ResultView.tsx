@@ -6,7 +6,7 @@ import { cx, withRef, type RootProps } from './classNames.js'
 import { useFormat } from './format.js'
 import { lazyPart } from './lazyPart.js'
 import type { ResultWords } from './ResultBody.js'
-import { useMessages } from './useMessages.js'
+import { useCoreMessages } from './useMessages.js'
 import { WaitNotice } from './WaitNotice.js'
 
 export interface ResultViewProps<T extends ToolId = ToolId> extends RootProps {
@@ -50,7 +50,7 @@ const view = lazyPart<ViewProps>(() => import('./ResultBody.js').then((chunk) =>
  * nested too deep to lay out), `__artifacts`.
  */
 export const ResultView = withRef(function ResultView<T extends ToolId = ToolId>(props: ResultViewProps<T>, ref: ForwardedRef<HTMLElement>) {
-  return <view.Part {...(props as ResultViewProps)} rootRef={ref} messages={useMessages()} format={useFormat()} ArtifactViewer={ArtifactViewer} />
+  return <view.Part {...(props as ResultViewProps)} rootRef={ref} messages={useCoreMessages()} format={useFormat()} ArtifactViewer={ArtifactViewer} />
 })
 
 /** Fetches the card's code ahead of a result's first showing. */

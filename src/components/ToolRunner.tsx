@@ -30,7 +30,7 @@ import { useWaitOver } from './useWaitOver.js'
 import { RunOutcome } from './RunOutcome.js'
 import { UploadForm, type UploadFormProps } from './UploadForm.js'
 import { WaitNotice } from './WaitNotice.js'
-import { useMessages } from './useMessages.js'
+import { useCoreMessages } from './useMessages.js'
 
 export interface ToolRunnerProps<T extends ToolId> extends RootProps {
   tool: T
@@ -90,7 +90,7 @@ function readForm(fields: InputFieldSpec[], values: Values): Record<string, unkn
 
 /** The options field's problem: not JSON (and where), or JSON but not an object. */
 function useOptionsIssues(): (shown: Values) => Promise<ValidationIssue[]> {
-  const messages = useMessages()
+  const messages = useCoreMessages()
   return async (shown) => [await jsonFieldIssue(messages, OPTIONS, shown[OPTIONS] ?? '')].filter((issue) => issue !== undefined)
 }
 
@@ -144,7 +144,7 @@ interface FieldControlsProps {
 function FieldControl({ control, props }: { control: Control; props: FieldControlsProps }) {
   const { name, type, required } = control
   const { values, setValues, inline, shownError, busy, listing, idOf } = props
-  const messages = useMessages()
+  const messages = useCoreMessages()
   const id = idOf(name)
   const hintId = name === OPTIONS ? `${id}-hint` : listing && !required ? idOf('listing-hint') : undefined
   const common = {
@@ -198,7 +198,7 @@ function FieldControl({ control, props }: { control: Control; props: FieldContro
 }
 
 function FieldControls(props: FieldControlsProps) {
-  const messages = useMessages()
+  const messages = useCoreMessages()
   return (
     <div className="ct-tool-runner__fields">
       {props.controls.map((control) => (
@@ -231,7 +231,7 @@ function RunButton({ label, busy }: { label: string; busy: boolean }) {
 
 /** The tool's title and description, unless the page titles it (`heading={false}`). */
 function RunnerHeader({ tool, heading, titleId }: { tool: ToolId; heading: ToolRunnerProps<ToolId>['heading']; titleId: string }) {
-  const messages = useMessages()
+  const messages = useCoreMessages()
   if (!heading) return null
   const Heading = `h${heading}` as const
   return (
@@ -280,7 +280,7 @@ export const ToolRunner = withRef(function ToolRunner<T extends ToolId>(
   ref: ForwardedRef<HTMLElement>,
 ) {
   const { client } = useToolsContext()
-  const messages = useMessages()
+  const messages = useCoreMessages()
   const hook = useTool(tool)
   const row: Tool = getTool(tool)
   const fields = inputFields(tool)

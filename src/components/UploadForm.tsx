@@ -1,23 +1,18 @@
 'use client'
-import { useEffect, useId, useRef, useState, type ForwardedRef, type FormEvent, type ReactNode, type Ref } from 'react'
+import type { ForwardedRef, ReactNode } from 'react'
 import type { Accept } from 'react-dropzone'
-import {
-  isBusy,
-  useTool,
-  useToolsContext,
-  type FileToolId,
-  type ToolInput,
-  type UseToolResult,
-} from '../react/index.js'
+import { isBusy, useTool, useToolsContext, type FileToolId, type UseToolResult } from '../react/index.js'
 import { cx, withRef, type RootProps } from './classNames.js'
 import { ErrorNotice } from './ErrorNotice.js'
 import { FieldError } from './FieldError.js'
-import { FileDrop } from './FileDrop.js'
+import { FileDrop, FileDropStand, loadFileDrop } from './FileDrop.js'
 import { issueFor } from './issues.js'
+import { lazyPart } from './lazyPart.js'
 import { submitAction } from './remedy.js'
 import { useWaitOver } from './useWaitOver.js'
 import { RunOutcome } from './RunOutcome.js'
-import { useMessages } from './useMessages.js'
+import { useCoreMessages } from './useMessages.js'
+import type { UploadFormParts, UploadFormViewProps } from './UploadFormView.js'
 import { WaitNotice } from './WaitNotice.js'
 
 /** What the form sends: the file, with the extra options beside it. */
@@ -70,6 +65,11 @@ export interface UploadFormProps<T extends FileToolId = FileToolId> extends Omit
  * `__submit`, `__error`, `__result`. `data-state` holds the run's phase (`idle` | `submitting` |
  * `pending` | `running` | `succeeded` | `failed`).
  *
+ * The form's own code is a chunk of its own, fetched with the drop's when a form is first shown
+ * (a page with no file tool never loads it). Until it comes the form shows locked, with its fields,
+ * its button and any wait; should that fetch fail offline it says it waits for the connection, and
+ * comes once it is back.
+ *
  * @example
  * <UploadForm tool="photo/enhance" options={{ mode: 'auto' }} />
  * // or, showing the job yourself:
@@ -81,195 +81,83 @@ export const UploadForm = withRef(function UploadForm<T extends FileToolId>(
   props: UploadFormProps<T>,
   ref: ForwardedRef<HTMLFormElement>,
 ) {
-  return props.state ? <UploadFormView {...props} formRef={ref} state={props.state} /> : <OwnUploadForm {...props} formRef={ref} />
+  return props.state ? (
+    <FormPart {...props} formRef={ref} state={props.state as unknown as UseToolResult<FileToolId>} />
+  ) : (
+    <OwnUploadForm {...props} formRef={ref} />
+  )
 })
 
-interface ViewProps {
+interface OwnProps {
   formRef: ForwardedRef<HTMLFormElement>
   /** What the run produced, after the form's button. */
   outcome?: ReactNode
 }
 
 /** The form with a hook of its own, for when the caller passes none: it shows the run's outcome too. */
-function OwnUploadForm<T extends FileToolId>(props: UploadFormProps<T> & ViewProps) {
-  const state = useTool(props.tool)
-  const outcome = <RunOutcome state={state as unknown as UseToolResult<FileToolId>} className="ct-upload-form__result" />
-  return <UploadFormView {...props} state={state} outcome={outcome} />
+function OwnUploadForm<T extends FileToolId>(props: UploadFormProps<T> & OwnProps) {
+  const state = useTool(props.tool) as unknown as UseToolResult<FileToolId>
+  const outcome = <RunOutcome state={state} className="ct-upload-form__result" />
+  return <FormPart {...props} state={state} outcome={outcome} />
 }
 
-/** What the form sent, told to `onSubmitted` once the service took it, or to focus the notice when it failed. */
-function useSubmitted(phase: UseToolResult<FileToolId>['phase'], error: unknown, onSubmitted: UploadFormProps['onSubmitted']) {
-  const submitRef = useRef<HTMLButtonElement>(null)
-  const noticeRef = useRef<HTMLDivElement>(null)
-  // The input of a submit from this form, until the service takes it or the run ends.
-  const submitted = useRef<UploadInput | null>(null)
+/** The form's parts from the page, the same object for every form. */
+const parts: UploadFormParts = { FileDrop, FieldError, ErrorNotice, WaitNotice }
 
-  // The latest callback, read when the phase moves: an inline function must not re-run the check.
-  const onSubmittedRef = useRef(onSubmitted)
-  useEffect(() => {
-    onSubmittedRef.current = onSubmitted
-  })
-
-  useEffect(() => {
-    const input = submitted.current
-    if (!input || phase === 'submitting') return
-    submitted.current = null
-    if (phase === 'failed') noticeRef.current?.focus()
-    else if (phase !== 'idle') onSubmittedRef.current?.(input)
-  }, [phase, error])
-
-  const send = (input: UploadInput) => {
-    submitted.current = input
-    // Keeps focus on a control that stays: fields and the drop area lock while the run is in flight.
-    submitRef.current?.focus()
-  }
-  return { submitRef, noticeRef, send }
-}
-
-interface DropPartProps {
-  tool: FileToolId
-  state: UseToolResult<FileToolId>
-  accept?: Accept
-  maxBytes?: number
-  file: File | null
-  onFileChange: (file: File | null) => void
-  /** Whether the last run failed (for reasons of its own, not its job's). */
-  failed: boolean
-  dropId: string
-}
-
-/** The drop with the file's problem under it, and a word on the file a cut-off run needs again. */
-function DropPart({ tool, state, accept, maxBytes, file, onFileChange, failed, dropId }: DropPartProps) {
-  const messages = useMessages()
-  const { phase, error, uploadProgress, reset, needsFile, current } = state
-  const fileErrorId = `${dropId}-error`
-  const fileIssue = failed ? issueFor(error, 'file') : undefined
-  const resumed = needsFile ? current : undefined
+/** The form while its code (and the drop's) comes: locked, with its fields, its button and any wait. */
+function UploadFormStand(props: UploadFormViewProps & { failed: boolean }) {
+  const { root, formRef, className, tool, state, children, submitLabel, outcome, messages, action, runFailed, failed } = props
   return (
-    <div className="ct-upload-form__drop">
-      <FileDrop
-        tool={tool}
-        accept={accept}
-        maxBytes={maxBytes}
-        file={file}
-        onFileChange={onFileChange}
-        progress={uploadProgress}
-        uploading={phase === 'submitting'}
-        onCancel={reset}
-        disabled={isBusy(phase)}
-        id={dropId}
-        aria-describedby={fileIssue ? fileErrorId : undefined}
-        invalid={Boolean(fileIssue)}
-      />
-      <FieldError className="ct-upload-form__file-error" error={error} field="file" id={fileErrorId} />
-      {resumed?.file && (
-        <p className="ct-hint ct-upload-form__resume" role="status">
-          {messages.runner.needsFile(resumed.file.name)}
-        </p>
-      )}
-    </div>
-  )
-}
-
-interface SubmitButtonProps {
-  buttonRef: Ref<HTMLButtonElement>
-  noFile: boolean
-  inFlight: boolean
-  children: ReactNode
-}
-
-/**
- * The form's button: `disabled` with no file, `aria-disabled` (still focusable, so focus is not
- * lost) while a run is in flight.
- */
-function SubmitButton({ buttonRef, noFile, inFlight, children }: SubmitButtonProps) {
-  return (
-    <div className="ct-upload-form__actions">
-      <button
-        ref={buttonRef}
-        type="submit"
-        className="ct-button ct-upload-form__submit"
-        disabled={noFile}
-        aria-disabled={inFlight || undefined}
-      >
-        {children}
-      </button>
-    </div>
-  )
-}
-
-function UploadFormView<T extends FileToolId>(props: UploadFormProps<T> & ViewProps & { state: UseToolResult<T> }) {
-  const { tool, state, options, accept, maxBytes, maxSize, children, submitLabel, onSubmitted, className, formRef, outcome, ...root } =
-    props
-  const messages = useMessages()
-  const { client } = useToolsContext()
-  const [file, setFile] = useState<File | null>(null)
-  const { phase, error, waiting, run, reset, retry, needsFile, current } = state
-  // A run cut off mid-upload: finishing it sends its own options again, with the file chosen anew.
-  const resumed = needsFile ? current : undefined
-  // A run under way locks the form until it ends.
-  const inFlight = isBusy(phase)
-  // Once the cap that refused the run resets, the form runs again and its notice is done.
-  const waitOver = useWaitOver(error, client.interpret)
-  const action = submitAction(phase, error, client.interpret, waitOver)
-  // A job's own failure belongs to its progress (`<JobProgress>`), not to the form that sent it.
-  const failed = phase === 'failed' && error !== null && error.kind !== 'job-failed' && !waitOver
-  const dropId = `${useId()}-file`
-  const { submitRef, noticeRef, send } = useSubmitted(phase, error, onSubmitted)
-
-  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault()
-    if (!file || inFlight || !action) return
-    const input: UploadInput = { ...(resumed ? resumed.input : options), file }
-    send(input)
-    run(input as ToolInput<T>)
-  }
-
-  const onRetry = () => {
-    if (file) send({ ...options, file })
-    retry()
-  }
-
-  const onFileChange = (next: File | null) => {
-    setFile(next)
-    // The last failure was about the last attempt: a new file starts afresh.
-    if (phase === 'failed') reset()
-  }
-
-  return (
-    <form {...root} ref={formRef} className={cx('ct-upload-form', className)} data-state={phase} aria-busy={inFlight || undefined}
-      noValidate onSubmit={onSubmit}>
-      <DropPart
-        tool={tool}
-        state={state as unknown as UseToolResult<FileToolId>}
-        accept={accept}
-        maxBytes={maxBytes ?? maxSize}
-        file={file}
-        onFileChange={onFileChange}
-        failed={failed}
-        dropId={dropId}
-      />
+    <form {...root} ref={formRef} className={className} data-state={state.phase} aria-busy noValidate onSubmit={(event) => event.preventDefault()}>
+      <div className="ct-upload-form__drop">
+        <FileDropStand tool={tool} file={null} onFileChange={() => undefined} failed={failed} />
+      </div>
       {children != null && children !== false && (
-        <fieldset className="ct-upload-form__fields" disabled={inFlight}>
+        <fieldset className="ct-upload-form__fields" disabled>
           {children}
         </fieldset>
       )}
-      <WaitNotice waiting={waiting} className="ct-upload-form__wait" />
-      {failed && (
-        <ErrorNotice
-          ref={noticeRef}
-          className="ct-upload-form__error"
-          error={error}
-          onRetry={onRetry}
-          fieldId={(field) => (field === 'file' ? dropId : undefined)}
-        />
-      )}
+      {!failed && <WaitNotice waiting={state.waiting} className="ct-upload-form__wait" />}
+      {runFailed && <ErrorNotice className="ct-upload-form__error" error={state.error} onRetry={state.retry} />}
       {action && (
-        <SubmitButton buttonRef={submitRef} noFile={!file} inFlight={inFlight}>
-          {submitLabel ?? messages.runner[action]}
-        </SubmitButton>
+        <div className="ct-upload-form__actions">
+          <button type="submit" className="ct-button ct-upload-form__submit" disabled>
+            {submitLabel ?? messages.runner[action]}
+          </button>
+        </div>
       )}
       {outcome}
     </form>
   )
 }
+
+const form = lazyPart<UploadFormViewProps>(
+  () => Promise.all([import('./UploadFormView.js'), loadFileDrop()]).then(([chunk]) => chunk.UploadFormView),
+  UploadFormStand,
+)
+
+/** What the page works out about the run for the form (its code is a chunk that imports none of it). */
+function FormPart(props: Omit<UploadFormProps, 'state'> & OwnProps & { state: UseToolResult<FileToolId> }) {
+  const { tool, state, options, accept, maxBytes, maxSize, children, submitLabel, onSubmitted, className, formRef, outcome, ...root } =
+    props
+  const { client } = useToolsContext()
+  const { phase, error } = state
+  // Once the cap that refused the run resets, the form runs again and its notice is done.
+  const waitOver = useWaitOver(error, client.interpret)
+  // A job's own failure belongs to its progress (`<JobProgress>`), not to the form that sent it.
+  const runFailed = phase === 'failed' && error !== null && error.kind !== 'job-failed' && !waitOver
+  return (
+    <form.Part
+      {...{ tool, state, options, accept, children, submitLabel, onSubmitted, formRef, outcome, root, runFailed, parts }}
+      maxBytes={maxBytes ?? maxSize}
+      className={cx('ct-upload-form', className)}
+      messages={useCoreMessages()}
+      action={submitAction(phase, error, client.interpret, waitOver)}
+      fileInvalid={Boolean(runFailed && issueFor(error, 'file'))}
+      inFlight={isBusy(phase)}
+    />
+  )
+}
+
+/** Fetches the form's code and the drop's ahead of a form's first showing (a page about to show a file tool). */
+export const loadUploadForm = form.load

@@ -4,7 +4,7 @@ import type { Waiting } from '../react/index.js'
 import { cx, withRef, type RootProps } from './classNames.js'
 import { useTimeLeft } from './clock.js'
 import { useFormat } from './format.js'
-import { useMessages } from './useMessages.js'
+import { useCoreMessages } from './useMessages.js'
 
 export interface WaitNoticeProps extends RootProps<HTMLDivElement> {
   /** A hook result's `waiting`: nothing is shown while it is null. */
@@ -27,7 +27,7 @@ export const WaitNotice = withRef(function WaitNotice(
   { waiting, className, ...root }: WaitNoticeProps,
   ref: ForwardedRef<HTMLDivElement>,
 ) {
-  const messages = useMessages()
+  const messages = useCoreMessages()
   const format = useFormat()
   const left = useTimeLeft(waiting?.until)
   const time = left >= 500 ? messages.waiting.resumesIn(format.clock(left)) : undefined

@@ -22,9 +22,18 @@ const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028-\u202e\u206
 /**
  * The name a download gets: `given` (the service's `Content-Disposition` name) when there is one,
  * else the link's last path segment, decoded; cleaned of characters that could disguise or
- * misplace it, with the extension of `type` added when it has none. `download` when nothing is left.
+ * misplace it, with the extension of its `Content-Type` added when it has none. `download` when
+ * nothing is left.
  */
 export function artifactFileName(url: string, type: string, given?: string): string {
+  return savedFileName(url, mediaType(type), given)
+}
+
+/**
+ * `artifactFileName` for a type already in `mediaType`'s form (`image/png`): what the viewer's
+ * chunk calls, given that form by the page, so the chunk shares no module with the first load.
+ */
+export function savedFileName(url: string, media: string, given?: string): string {
   let name = given ?? lastPathSegment(url)
   if (given === undefined) {
     try {
@@ -35,7 +44,6 @@ export function artifactFileName(url: string, type: string, given?: string): str
   }
   // Leading dots would hide the file; trailing dots and spaces are dropped by some systems, so say what is kept.
   name = name.trim().replace(UNSAFE, '_').replace(/^[\s.]+|[\s.]+$/g, '').slice(0, 200) || 'download'
-  const media = mediaType(type)
   const extension = EXTENSIONS[media] ?? media.split('/')[1] ?? ''
   // A subtype such as `octet-stream` or `vnd.ms-excel` is no extension: leave the name as it is.
   return /^[a-z0-9]{2,5}$/.test(extension) && !/\.[a-z0-9]{1,8}$/i.test(name) ? `${name}.${extension}` : name

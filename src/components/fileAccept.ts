@@ -22,18 +22,6 @@ export function defaultMaxSize(accept: Accept | undefined): number {
     : DEFAULT_MAX_FILE_SIZE
 }
 
-/**
- * What to call the accepted types in a hint: their extensions without the dot, upper-cased
- * (`PNG`, `PDF`), or the media type itself where no extension is listed.
- */
-export function acceptedTypeNames(accept: Accept): string[] {
-  const names = Object.entries(accept).flatMap(([type, extensions]) => {
-    const list = typeof extensions === 'string' ? [extensions] : [...extensions]
-    return list.length > 0 ? list.map((extension) => extension.replace(/^\./, '').toUpperCase()) : [type]
-  })
-  return [...new Set(names)]
-}
-
 /** Whether the browser can show the file as a picture (HEIC and the like fall back to an icon). */
 export function isPreviewable(file: Blob): boolean {
   return file.type.startsWith('image/')

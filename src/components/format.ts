@@ -1,4 +1,4 @@
-import { useMessages } from './useMessages.js'
+import { useCoreMessages } from './useMessages.js'
 
 /** Numbers, sizes and durations written for one locale. */
 export interface Format {
@@ -92,5 +92,5 @@ export function formatFor(locale: string): Format {
 
 /** The formatters for the provider's `messages.locale`. */
 export function useFormat(): Format {
-  return formatFor(useMessages().locale)
+  return formatFor(useCoreMessages().locale)
 }

@@ -1,4 +1,5 @@
-import { isToolsError, type InputField, type Messages, type ValidationIssue } from '../react/index.js'
+import { isToolsError, type InputField, type ValidationIssue } from '../react/index.js'
+import type { CoreMessages } from '../react/internal.js'
 import { formatFor } from './format.js'
 import { readJsonObject, type TextPosition } from './jsonObject.js'
 
@@ -12,7 +13,7 @@ export function issueFor(error: unknown, field: string): ValidationIssue | undef
  * The name a person knows a field by: its label for the fields the spec names, the raw name
  * for the others (a tool's own options), none for the input as a whole.
  */
-export function fieldLabel(messages: Messages, field: string): string | undefined {
+export function fieldLabel(messages: CoreMessages, field: string): string | undefined {
   if (field === '' || field === 'input') return undefined
   return Object.hasOwn(messages.fields, field) ? messages.fields[field as InputField] : field
 }
@@ -27,7 +28,7 @@ export interface JsonFieldIssue extends ValidationIssue {
  * The problem of the JSON field `field` holding `text`, or none when it holds an object (or
  * nothing). Where text that does not parse stops is found by a module loaded only then.
  */
-export async function jsonFieldIssue(messages: Messages, field: string, text: string): Promise<JsonFieldIssue | undefined> {
+export async function jsonFieldIssue(messages: CoreMessages, field: string, text: string): Promise<JsonFieldIssue | undefined> {
   const reading = readJsonObject(text)
   if (reading.kind === 'object') return undefined
   const issue: JsonFieldIssue = { field, code: 'not-an-object', message: messages.validation['not-an-object'] }
@@ -36,7 +37,7 @@ export async function jsonFieldIssue(messages: Messages, field: string, text: st
 }
 
 /** The problem in the person's language; the client's English for a code the messages lack. */
-export function issueMessage(messages: Messages, issue: ValidationIssue): string {
+export function issueMessage(messages: CoreMessages, issue: ValidationIssue): string {
   const at = (issue as JsonFieldIssue).syntaxAt
   if (at) {
     const { number } = formatFor(messages.locale)

@@ -1,9 +1,10 @@
-import type { Job, Messages, ToolId } from '../react/index.js'
+import type { Job, ToolId } from '../react/index.js'
+import type { CoreMessages } from '../react/internal.js'
 
 // What `<JobProgress>` shows before its code has come (the job's title, phase and bar) and after.
 
 /** The tool's title and the job's phase, with the service's own status word while it runs. */
-export function JobHeader({ tool, job, checking, messages }: { tool: string | undefined; job: Job | undefined; checking: boolean; messages: Messages }) {
+export function JobHeader({ tool, job, checking, messages }: { tool: string | undefined; job: Job | undefined; checking: boolean; messages: CoreMessages }) {
   const detail = job?.phase === 'running' && job.status.toLowerCase() !== 'running' ? job.status : undefined
   return (
     <div className="ct-job-progress__header">
