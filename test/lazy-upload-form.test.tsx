@@ -23,6 +23,13 @@ vi.mock('../src/components/UploadFormView.js', async (importOriginal) => {
   }
 })
 
+// The upload's own code (progress by XMLHttpRequest), counted as it is fetched.
+const uploads = vi.hoisted(() => ({ fetches: 0 }))
+vi.mock('../src/client/xhr.js', async (importOriginal) => {
+  uploads.fetches++
+  return importOriginal()
+})
+
 const { service } = setupMockService()
 const calls = () => service.log.filter((entry) => entry.kind === 'call')
 
@@ -44,6 +51,18 @@ describe('the upload form, a chunk of its own', () => {
     expect(await screen.findByRole('button', { name: 'Run' })).toBeEnabled()
     await act(() => new Promise((resolve) => setTimeout(resolve, 0)))
     expect(network.fetches).toBe(0)
+    expect(uploads.fetches).toBe(0)
+  })
+
+  it("fetches the upload's code as the form shows, so a click on Run never waits for it", async () => {
+    const { unmount } = render(
+      <Provider>
+        <UploadForm tool="photo/enhance" />
+      </Provider>,
+    )
+    await waitFor(() => expect(uploads.fetches).toBe(1))
+    expect(calls()).toHaveLength(0)
+    unmount()
   })
 
   it('renders its locked stand-in on a server, with no crash', () => {

@@ -2,6 +2,7 @@
 import type { ForwardedRef, ReactNode } from 'react'
 import type { Accept } from 'react-dropzone'
 import { isBusy, useTool, useToolsContext, type FileToolId, type UseToolResult } from '../react/index.js'
+import { loadUploads } from '../react/internal.js'
 import { cx, withRef, type RootProps } from './classNames.js'
 import { ErrorNotice } from './ErrorNotice.js'
 import { FieldError } from './FieldError.js'
@@ -131,10 +132,12 @@ function UploadFormStand(props: UploadFormViewProps & { failed: boolean }) {
   )
 }
 
-const form = lazyPart<UploadFormViewProps>(
-  () => Promise.all([import('./UploadFormView.js'), loadFileDrop()]).then(([chunk]) => chunk.UploadFormView),
-  UploadFormStand,
-)
+const form = lazyPart<UploadFormViewProps>(() => {
+  // The upload's own code (progress by XMLHttpRequest) comes beside the form's, not after a click on
+  // Run: on a slow network that wait was a round trip. The form never waits on it.
+  void loadUploads().catch(() => undefined)
+  return Promise.all([import('./UploadFormView.js'), loadFileDrop()]).then(([chunk]) => chunk.UploadFormView)
+}, UploadFormStand)
 
 /** What the page works out about the run for the form (its code is a chunk that imports none of it). */
 function FormPart(props: Omit<UploadFormProps, 'state'> & OwnProps & { state: UseToolResult<FileToolId> }) {
