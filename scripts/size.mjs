@@ -51,7 +51,8 @@ async function measure(check, dir) {
     logLevel: 'silent',
   })
   const outputs = result.metafile.outputs
-  const entry = Object.keys(outputs).find((file) => outputs[file].entryPoint)
+  // The page's own import; each lazy chunk (an `import()`) is an entry point too.
+  const entry = Object.keys(outputs).find((file) => outputs[file].entryPoint === '<stdin>')
   const first = new Set()
   const visit = (file) => {
     if (first.has(file)) return

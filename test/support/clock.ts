@@ -1,7 +1,7 @@
 import { act } from '@testing-library/react'
 import type { SetupServer } from 'msw/node'
 import { afterEach, beforeEach, vi } from 'vitest'
-import { loadChecks, loadJobs, loadUploads } from '../../src/tools/internal.js'
+import { loadArtifacts, loadChecks, loadJobs, loadUploads } from '../../src/tools/internal.js'
 
 /**
  * Fake time for a test file: timers and `Date` (which the simulated service's job clock and rate
@@ -76,9 +76,9 @@ export function fakeClock(server: SetupServer, { each = true }: { each?: boolean
 
 /**
  * The kit's code that comes in chunks loaded by import() (the input checks, the code that follows
- * jobs, the upload with progress), which no fake timer moves: fake-clock tests load it first, as a page idle before would have.
+ * jobs, the upload with progress, downloads), which no fake timer moves: fake-clock tests load it first, as a page idle before would have.
  */
-export const loadChunks = () => Promise.all([loadChecks(), loadJobs(), loadUploads()])
+export const loadChunks = () => Promise.all([loadChecks(), loadJobs(), loadUploads(), loadArtifacts()])
 
 /** Fake timers for the clocks the kit, TanStack Query and the simulated service read, for tests that install them themselves. */
 export async function useFakeClock() {
