@@ -2,7 +2,7 @@ import { act } from '@testing-library/react'
 import type { SetupServer } from 'msw/node'
 import { afterEach, beforeAll, beforeEach, vi } from 'vitest'
 import { loadViewers } from '../../src/components/RunOutcome.js'
-import { loadChecks, loadJobs, loadUploads } from '../../src/tools/internal.js'
+import { loadArtifacts, loadChecks, loadJobs, loadUploads } from '../../src/tools/internal.js'
 
 /**
  * Fake time for a test file: timers and `Date` (which the simulated service's job clock and rate
@@ -80,10 +80,10 @@ export function fakeClock(server: SetupServer, { each = true }: { each?: boolean
 
 /**
  * The kit's code that comes in chunks loaded by import() (the input checks, the code that follows
- * jobs, the upload with progress, the result viewers), which no fake timer moves: fake-clock tests
- * load it first, as a page idle before would have, so no step of a test waits on them.
+ * jobs, the upload with progress, downloads, the result viewers), which no fake timer moves: fake-clock
+ * tests load it first, as a page idle before would have, so no step of a test waits on them.
  */
-export const loadChunks = () => Promise.all([loadChecks(), loadJobs(), loadUploads(), loadViewers()])
+export const loadChunks = () => Promise.all([loadChecks(), loadJobs(), loadUploads(), loadArtifacts(), loadViewers()])
 
 /** Fake timers for the clocks the kit, TanStack Query and the simulated service read, for tests that install them themselves. */
 export async function useFakeClock() {
