@@ -1,5 +1,4 @@
 import type { CallOptions, Job, JobHandle, Result, ToolDefinition, Usage } from './definition.js'
-import { downloadArtifact } from './artifacts.js'
 import { issue, toToolsError, validationError, type ValidationIssue } from './errors.js'
 import { loadOnce, whenLoaded } from './chunks.js'
 import { encode, issuesOf, validate } from './encode.js'
@@ -18,6 +17,8 @@ import { clientSettings } from './settings.js'
 export { DEFAULT_POLL_INTERVAL, DEFAULT_POLL_TIMEOUT } from './settings.js'
 /** The job half of every client (reading and following jobs), a chunk of its own. */
 export const loadJobs = loadOnce(() => import('./jobs.js'))
+/** Downloading a result file, a chunk of its own. */
+export const loadArtifacts = loadOnce(() => import('./artifacts.js'))
 
 export interface ToolsClientOptions {
   /** The service's base address, ending in `/v1`. A relative one resolves against the page. */
@@ -102,7 +103,12 @@ export function createClient(tools: readonly ToolDefinition[], options: ToolsCli
     return { tool: tool.id, data: body, artifacts: linksIn(settings, body), requestId: requestIdOf(body, response.headers) }
   }
 
-  const artifactFile = (url: string, opts?: Pick<CallOptions, 'signal'>) => downloadArtifact(send, base(), url, opts)
+  /** Downloads a result link with the key; a link off the service's origin is refused before any request or wait. */
+  async function artifactFile(url: string, opts: Pick<CallOptions, 'signal'> = {}) {
+    const target = onOrigin(base(), url)
+    const { downloadArtifact } = await whenLoaded(loadArtifacts, 'The download code', {}, opts)
+    return downloadArtifact(send, target, opts)
+  }
 
   const typed = typedBy(byId)
   const core = {
@@ -143,6 +149,18 @@ function jobsLoader(parts: Omit<JobParts, 'kit'>, definition: (id: string) => To
     const loaded = await whenLoaded(loadJobs, 'The code that follows jobs', { tool: id, jobId }, opts)
     return (jobs ??= loaded.createJobs({ ...parts, kit: jobKit }, jobTool))
   }
+}
+
+/** `url` resolved against the service; refused (`foreign-url`) when not on its origin: the key goes there only. */
+function onOrigin(root: string, url: string): URL {
+  let target: URL | undefined
+  try {
+    target = new URL(url, root + '/')
+  } catch {
+    // Not a link at all: refused as foreign below.
+  }
+  if (target?.origin !== new URL(root).origin) throw validationError([issue('url', 'foreign-url')])
+  return target
 }
 
 type Typed = <A extends [string, ...unknown[]], R>(method: (...args: A) => Promise<R>) => (...args: A) => Promise<R>

@@ -1,4 +1,4 @@
-export { createClient, DEFAULT_POLL_INTERVAL, loadJobs } from './client.js'
+export { createClient, DEFAULT_POLL_INTERVAL, loadArtifacts, loadJobs } from './client.js'
 export { pollDelay } from './pollDelay.js'
 export { loadOnce, whenIdle } from './chunks.js'
 export { loadUploads } from './transport.js'

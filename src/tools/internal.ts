@@ -4,6 +4,7 @@ export {
   checkBaseUrl,
   DEFAULT_POLL_INTERVAL,
   hashText,
+  loadArtifacts,
   loadJobs,
   loadUploads,
   mediaType,
