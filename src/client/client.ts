@@ -11,6 +11,7 @@ import { asRecord } from './record.js'
 import { linksIn, malformed, readBody, requestIdOf } from './response.js'
 import type { RetryOptions } from './retry.js'
 import type { JournalStore, WebStorage } from './runs/journal.js'
+import { runKit } from './runs/runKit.js'
 import { createSender } from './send.js'
 import { clientSettings } from './settings.js'
 
@@ -174,7 +175,7 @@ const typedBy =
       throw toToolsError(error, byId.has(args[0]) ? args[0] : undefined)
     })
 
-type Core = Parameters<typeof import('./runs/durable.js').durableRuns>[0]
+type Core = Parameters<typeof import('./runs/durable.js').durableRuns>[1]
 
 /**
  * `run` journaled, `runs()` and `resume()`, with a journal; without one, `run` as it is and
@@ -188,7 +189,7 @@ function durableParts(
 ) {
   const journal = options.journal
   const durable = journal
-    ? import('./runs/durable.js').then(({ durableRuns }) => durableRuns(core, deferred, { ...options, journal }))
+    ? import('./runs/durable.js').then(({ durableRuns }) => durableRuns(runKit, core, deferred, { ...options, journal }))
     : undefined
   return {
     run: durable ? typed(async (id: string, input: unknown, opts?: CallOptions) => (await durable).run(id, input, opts)) : core.run,

@@ -19,7 +19,7 @@ export function useForgetRuns(): (user?: string) => Promise<void> {
   const { journal, user: signedIn } = useToolsContext()
   const queryClient = useQueryClient()
   return useCallback(async (user = signedIn) => {
-    await journal.forget(user)
+    await journal.forget((print) => belongsTo(print, user))
     queryClient.removeQueries({
       predicate: ({ queryKey: [namespace, print] }) =>
         namespace === QUERY_NAMESPACE && typeof print === 'string' && belongsTo(print, user),

@@ -1,5 +1,4 @@
 import type { JobPhase } from '../definition.js'
-import { belongsTo } from './fingerprint.js'
 
 /** Where a run stands: its POST not yet answered (`submitting`), or its job's phase. */
 export type RunPhase = 'submitting' | JobPhase
@@ -97,8 +96,8 @@ export interface Journal<T extends string = string> {
   list(fingerprint: string): Promise<Run<T>[]>
   put(run: Run<T>): Promise<void>
   drop(run: Run<T>): Promise<void>
-  /** Removes every run of a person, whatever key made it; with no person, every run kept for nobody. */
-  forget(user: string | undefined): Promise<void>
+  /** Removes every run whose fingerprint is one of a person's (`belongsTo`), whatever key made it. */
+  forget(whose: (fingerprint: string) => boolean): Promise<void>
   /** Called after every change; returns the unsubscribe. */
   subscribe(listener: () => void): () => void
 }
@@ -133,9 +132,9 @@ export function createJournal<T extends string = string>(store: JournalStore<T> 
       await store?.remove(keyOf(run))
       changed()
     },
-    async forget(user) {
+    async forget(whose) {
       for (const key of store ? [...(await store.keys())] : []) {
-        if (!key.startsWith(PREFIX) || !belongsTo(key.slice(PREFIX.length, key.lastIndexOf('/')), user)) continue
+        if (!key.startsWith(PREFIX) || !whose(key.slice(PREFIX.length, key.lastIndexOf('/')))) continue
         forgotten.add(key)
         await store!.remove(key)
       }
