@@ -115,7 +115,7 @@ export interface ToolsErrorOf<K extends ToolsErrorKind> extends ToolsErrorClass 
 /** Every failure of the kit: a union told apart by `kind`, each kind with its own fields typed. */
 export type ToolsError = { [K in ToolsErrorKind]: ToolsErrorOf<K> }[ToolsErrorKind]
 
-interface ToolsErrorConstructor {
+export interface ToolsErrorConstructor {
   new <K extends ToolsErrorKind>(kind: K, message: string, ...init: InitOf<K>): K extends ToolsErrorKind ? ToolsErrorOf<K> : never
   readonly prototype: ToolsError
 }
