@@ -5,18 +5,20 @@ import { enCore, mergeMessages, type CoreMessages } from '../react/internal.js'
 const merged = new WeakMap<PartialMessages, Messages>()
 const mergedCore = new WeakMap<PartialMessages, CoreMessages>()
 
+/** `defaults` with the provider's `messages` laid over them, merged once per overrides object. */
+function useMerged<M extends CoreMessages>(cache: WeakMap<PartialMessages, M>, defaults: M): M {
+  const overrides = useToolsContext().messages
+  let value = cache.get(overrides)
+  if (!value) cache.set(overrides, (value = mergeMessages(defaults, overrides)))
+  return value
+}
+
 /**
  * Every UI string: the English defaults with the provider's `messages` merged over them.
  * The defaults load with the components only, so hooks alone cost no strings.
  */
 export function useMessages(): Messages {
-  const { messages: overrides } = useToolsContext()
-  let value = merged.get(overrides)
-  if (!value) {
-    value = mergeMessages(en, overrides)
-    merged.set(overrides, value)
-  }
-  return value
+  return useMerged(merged, en)
 }
 
 /**
@@ -24,11 +26,5 @@ export function useMessages(): Messages {
  * the components read, so a page with neither of those loads none of their strings.
  */
 export function useCoreMessages(): CoreMessages {
-  const { messages: overrides } = useToolsContext()
-  let value = mergedCore.get(overrides)
-  if (!value) {
-    value = mergeMessages(enCore, overrides)
-    mergedCore.set(overrides, value)
-  }
-  return value
+  return useMerged(mergedCore, enCore)
 }
