@@ -2,8 +2,10 @@
 import { http, HttpResponse } from 'msw'
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
 import { MOCK_KEYS } from '../src/mock/index.js'
-import { createPacer, MAX_TIMER } from '../src/client/pacer.js'
-import { parseRetryAfter, sleep } from '../src/client/retry.js'
+import { chunkKit } from '../src/client/chunkKit.js'
+import { createPacer } from '../src/client/pacer.js'
+import { parseRetryAfter } from '../src/client/refusals.js'
+import { MAX_TIMER, sleep } from '../src/client/retry.js'
 import { createToolsClient, isToolsError, type Presence, type ToolsClientOptions, type Waiting } from '../src/tools/index.js'
 import { setupMockService } from './support/service.js'
 import { TabChannel } from './support/tabs.js'
@@ -147,7 +149,7 @@ describe('one pace for every call of a key', () => {
 
 describe('the pacer', () => {
   it('lets job-creating calls go before reads once reads are paced too', async () => {
-    const pacer = createPacer()
+    const pacer = createPacer(chunkKit)
     const order: string[] = []
     const options = { deadline: Infinity, expire: () => 'expired' }
     pacer.answer(false, 1000)
@@ -159,7 +161,7 @@ describe('the pacer', () => {
   })
 
   it('tells a request held by a pause when it will go, and fails one whose budget the pause outlasts', async () => {
-    const pacer = createPacer()
+    const pacer = createPacer(chunkKit)
     const held: number[] = []
     const now = Date.now()
     pacer.answer(true, 10_000)

@@ -119,7 +119,7 @@ describe('the catalogue’s derived types', () => {
   })
 
   it('errors: each kind\'s fields typed as the client sets them at run time', () => {
-    // Per kind: [scope, retryAfter, jobId], as src/client/response.ts, send.ts and follow.ts set them.
+    // Per kind: [scope, retryAfter, jobId], as src/client/refusals.ts, send.ts and follow.ts set them.
     type Fields<K extends ToolsErrorKind> = [ToolsErrorOf<K>['scope'], ToolsErrorOf<K>['retryAfter'], ToolsErrorOf<K>['jobId']]
     type Plain = [undefined, undefined, string | undefined]
     expectTypeOf<Fields<'validation'>>().toEqualTypeOf<Plain>()

@@ -1,25 +1,27 @@
 import type { CallOptions, Job, JobHandle, Result, ToolDefinition, Usage } from './definition.js'
+import { chunkKit } from './chunkKit.js'
 import { issue, toToolsError, validationError, type ValidationIssue } from './errors.js'
 import { loadOnce, whenLoaded } from './chunks.js'
 import { encode, issuesOf, validate } from './encode.js'
 import { newIdempotencyKey } from './ids.js'
 import type { Interpretation } from './interpret.js'
-import { jobKit } from './jobKit.js'
 import type { FollowedJob, JobParts, Jobs } from './jobs.js'
-import { pageStream } from './pageStream.js'
+import { pageStream, type PageStream } from './pageStream.js'
 import { asRecord } from './record.js'
 import { linksIn, malformed, readBody, requestIdOf } from './response.js'
 import type { RetryOptions } from './retry.js'
 import type { JournalStore, WebStorage } from './runs/journal.js'
 import { runKit } from './runs/runKit.js'
-import { createSender } from './send.js'
-import { clientSettings } from './settings.js'
+import type { Send } from './send.js'
+import { clientSettings, type ClientSettings } from './settings.js'
 
 export { DEFAULT_POLL_INTERVAL, DEFAULT_POLL_TIMEOUT } from './settings.js'
 /** The job half of every client (reading and following jobs), a chunk of its own. */
 export const loadJobs = loadOnce(() => import('./jobs.js'))
 /** Downloading a result file, a chunk of its own. */
 export const loadArtifacts = loadOnce(() => import('./artifacts.js'))
+/** Sending requests (their pace, retries and waits), a chunk of its own: fetched on idle or at the first call. */
+export const loadSender = loadOnce(() => import('./send.js'))
 
 export interface ToolsClientOptions {
   /** The service's base address, ending in `/v1`. A relative one resolves against the page. */
@@ -56,17 +58,17 @@ export function createClient(tools: readonly ToolDefinition[], options: ToolsCli
   const byId = new Map(tools.map((tool) => [tool.id, tool]))
   const settings = clientSettings(options)
   const { interpret, base } = settings
-  const stream = pageStream(settings)
-  const send = createSender(settings, stream)
+  const stream = pageStream(settings, async (page) =>
+    (await loadSender()).requestHeaders(settings, await settings.resolveKey(), undefined, page),
+  )
+  const send = lazySender(settings, stream)
 
-  function definition(id: string): ToolDefinition {
-    const tool = byId.get(id)
-    if (!tool) throw validationError([issue('tool', 'unknown-tool')], id)
-    return tool
-  }
+  const definition = definitionIn(byId)
 
   /** POSTs a tool call; validation first, so bad input never reaches the service. */
   async function call(tool: ToolDefinition, input: unknown, opts: CallOptions): Promise<{ response: Response; body: unknown }> {
+    // Fetched while the input is checked, should the page not have gone idle yet.
+    void loadSender().catch(() => undefined)
     const value = await validate(tool, input, opts)
     const post = { ...encode(tool, value, options.fileFields), idempotencyKey: opts.idempotencyKey ?? newIdempotencyKey() }
     const response = await send(tool, base() + tool.path, opts, { ...post, onUploadProgress: opts.onUploadProgress })
@@ -133,6 +135,28 @@ export function createClient(tools: readonly ToolDefinition[], options: ToolsCli
   }
 }
 
+/** The tool of an id; an unknown one is refused (`unknown-tool`) before any request. */
+const definitionIn =
+  (byId: Map<string, ToolDefinition>) =>
+  (id: string): ToolDefinition => {
+    const tool = byId.get(id)
+    if (!tool) throw validationError([issue('tool', 'unknown-tool')], id)
+    return tool
+  }
+
+/**
+ * Sends as send.ts does, once its chunk has come (offline: once back online, saying so). One
+ * sender for the client, however many requests waited for the chunk: its pace is the key's.
+ */
+function lazySender(settings: ClientSettings, stream: PageStream): Send {
+  let sender: Send | undefined
+  return async (tool, url, opts, post) => {
+    const { createSender } = await whenLoaded(loadSender, 'The code that sends requests', { tool: tool?.id }, opts)
+    sender ??= createSender(settings, stream, chunkKit)
+    return sender(tool, url, opts, post)
+  }
+}
+
 /**
  * The client's jobs (reading and following them), their code loaded at the first use (offline:
  * once back online). A job's tool and id are checked first: bad input is refused before any
@@ -148,7 +172,7 @@ function jobsLoader(parts: Omit<JobParts, 'kit'>, definition: (id: string) => To
   return async (id: string, jobId: string, opts: CallOptions): Promise<Jobs> => {
     jobTool(id, jobId)
     const loaded = await whenLoaded(loadJobs, 'The code that follows jobs', { tool: id, jobId }, opts)
-    return (jobs ??= loaded.createJobs({ ...parts, kit: jobKit }, jobTool))
+    return (jobs ??= loaded.createJobs({ ...parts, kit: chunkKit }, jobTool))
   }
 }
 

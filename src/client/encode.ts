@@ -1,7 +1,6 @@
 import type { ToolDefinition } from './definition.js'
 import { issue, ToolsError, validationError, type ValidationIssue } from './errors.js'
-import { whenLoaded, type LoadWaitOptions } from './chunks.js'
-import { loadUploads } from './transport.js'
+import { loadOnce, whenLoaded, type LoadWaitOptions } from './chunks.js'
 
 /** A tool call's body, as the transport sends it. */
 export interface Body {
@@ -28,6 +27,9 @@ export async function validate(tool: ToolDefinition, input: unknown, opts: LoadW
   }
   throw validationError([...byField.values()], tool.id)
 }
+
+/** The upload with progress (XMLHttpRequest), a chunk of its own: fetched when a file's body is built. */
+export const loadUploads = loadOnce(() => import('./xhr.js'))
 
 /** A JSON tool's input as JSON; a file tool's as multipart: the file in its part, the options as JSON in `data`. */
 export function encode(tool: ToolDefinition, value: Record<string, unknown>, fileFields?: Record<string, string>): Body {

@@ -1,7 +1,7 @@
-export { createClient, DEFAULT_POLL_INTERVAL, loadArtifacts, loadJobs } from './client.js'
+export { createClient, DEFAULT_POLL_INTERVAL, loadArtifacts, loadJobs, loadSender } from './client.js'
 export { pollDelay } from './pollDelay.js'
 export { loadOnce, whenIdle } from './chunks.js'
-export { loadUploads } from './transport.js'
+export { loadUploads } from './encode.js'
 export type { ToolsClientOptions } from './client.js'
 export type {
   CallOptions,

@@ -1,6 +1,6 @@
 import type { CallOptions, Job } from './definition.js'
 import { followJob, type JobReader } from './follow.js'
-import type { JobKit } from './jobKit.js'
+import type { ChunkKit } from './chunkKit.js'
 import { createJobReader } from './jobReader.js'
 import type { PageStream } from './pageStream.js'
 import type { Send } from './send.js'
@@ -19,7 +19,7 @@ export interface JobParts {
   settings: ClientSettings
   stream: PageStream
   send: Send
-  kit: JobKit
+  kit: ChunkKit
 }
 
 /**

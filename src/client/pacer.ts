@@ -1,4 +1,4 @@
-import { abortError } from './errors.js'
+import type { ChunkKit } from './chunkKit.js'
 import { openPaceChannel } from './paceChannel.js'
 import { createPaceRate } from './paceRate.js'
 
@@ -8,9 +8,6 @@ import { createPaceRate } from './paceRate.js'
  * once one met a 429) leave one by one at a learnt rate (paceRate.ts). Job-creating calls leave
  * before reads. Tabs of one origin share refusals (paceChannel.ts).
  */
-
-/** The longest delay setTimeout honours; a longer one fires at once. */
-export const MAX_TIMER = 2 ** 31 - 1
 
 interface Ticket {
   call: boolean
@@ -35,6 +32,7 @@ export interface TakeOptions {
 /** The line requests wait in: calls first, then reads, each in arrival order. */
 interface Line {
   queue: Ticket[]
+  abortError: ChunkKit['abortError']
   /** Lets go whoever may leave now. */
   pump(): void
   /** Tells each held request when it should leave. */
@@ -42,7 +40,7 @@ interface Line {
 }
 
 /** Puts a request in line; settles when it may leave, when a pause outlasts its budget, or when it is aborted. */
-function enqueue({ queue, pump, tell }: Line, call: boolean, options: TakeOptions) {
+function enqueue({ queue, pump, tell, abortError }: Line, call: boolean, options: TakeOptions) {
   return new Promise<void>((resolve, reject) => {
     const { signal } = options
     const leave = () => {
@@ -70,7 +68,11 @@ function enqueue({ queue, pump, tell }: Line, call: boolean, options: TakeOption
   })
 }
 
-export function createPacer(channelName?: string, random = Math.random) {
+export function createPacer(
+  { abortError, MAX_TIMER }: Pick<ChunkKit, 'abortError' | 'MAX_TIMER'>,
+  channelName?: string,
+  random = Math.random,
+) {
   /** Calls first, then reads, each in arrival order. */
   const queue: Ticket[] = []
   const pace = createPaceRate()
@@ -126,7 +128,7 @@ export function createPacer(channelName?: string, random = Math.random) {
 
   return {
     /** Resolves when a request may leave. */
-    take: (call: boolean, options: TakeOptions) => enqueue({ queue, pump, tell }, call, options),
+    take: (call: boolean, options: TakeOptions) => enqueue({ queue, pump, tell, abortError }, call, options),
 
     /** Records an answer: `retryAfter` (ms) for a 429, nothing for any other. */
     answer(call: boolean, retryAfter?: number) {

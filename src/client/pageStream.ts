@@ -1,36 +1,25 @@
 import type { EventHub } from './events.js'
-import type { Post } from './send.js'
 import type { ClientSettings } from './settings.js'
 
 /**
  * The page's place on the proxy's event stream. Behind a proxy that names one, jobs are pushed to
  * the page instead of polled; the stream's code loads only then, so a page that talks to the
- * service directly never carries it.
+ * service directly never carries it. `streamHeaders` gives the stream's request headers, naming
+ * the page.
  */
-export function pageStream(settings: ClientSettings) {
+export function pageStream(settings: ClientSettings, streamHeaders: (page: string) => Promise<Headers>) {
   let named: string | undefined
   const page = Math.random().toString(36).slice(2, 14)
   let hub: Promise<EventHub> | undefined
 
-  function headers(key: string | undefined, post: Post | undefined, asPage = false): Headers {
-    const result = new Headers(settings.options.headers)
-    if (key) result.set('Authorization', `Bearer ${key}`)
-    if (post?.contentType) result.set('Content-Type', post.contentType)
-    if (post?.idempotencyKey) result.set('Idempotency-Key', post.idempotencyKey)
-    // Behind a proxy with a stream, calls and the stream name this page: its stream, on its way,
-    // takes the jobs the page starts meanwhile (and no other tab's).
-    if (named && (post || asPage)) result.set('X-Tools-Page', page)
-    result.set('Accept', 'application/json, */*')
-    return result
-  }
-
   const eventHub = () =>
     (hub ??= import('./events.js').then(({ createEventHub }) =>
-      createEventHub({ fetch: settings.options.fetch, headers: async () => headers(await settings.resolveKey(), undefined, true) }),
+      createEventHub({ fetch: settings.options.fetch, headers: () => streamHeaders(page) }),
     ))
 
   return {
-    headers,
+    /** The page's name on the stream, for a call's headers, once a proxy has named one. */
+    page: () => (named ? page : undefined),
     eventHub,
     /** Whether a proxy has named a stream: jobs are followed on it. */
     named: () => named !== undefined,

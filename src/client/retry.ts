@@ -1,5 +1,7 @@
 import { abortError } from './errors.js'
-import { MAX_TIMER } from './pacer.js'
+
+/** The longest delay setTimeout honours; a longer one fires at once. */
+export const MAX_TIMER = 2 ** 31 - 1
 
 export interface RetryOptions {
   /** Retries after a 5xx or a lost connection. Default 4. */
@@ -49,28 +51,6 @@ export function retryPolicy(options: RetryOptions | false | undefined): RetryPol
     maxRetryAfterMs: given.maxRetryAfterMs ?? given.maxRetryAfter ?? DEFAULT_RETRY.maxRetryAfterMs,
     maxWait: given.maxWait ?? DEFAULT_RETRY.maxWait,
   }
-}
-
-/** Capped exponential backoff with jitter (half fixed, half random). */
-export function backoff(attempt: number, policy: RetryPolicy): number {
-  const capped = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** attempt)
-  return Math.round(capped / 2 + (Math.random() * capped) / 2)
-}
-
-/** A day: no service means a longer Retry-After, and past it the number is surely garbled. */
-const MAX_RETRY_AFTER = 86_400_000
-
-/** RFC 9110's IMF-fixdate, e.g. `Sun, 06 Nov 1994 08:49:37 GMT`. */
-const HTTP_DATE = /^[A-Z][a-z]{2}, \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} GMT$/
-
-/**
- * Retry-After in ms: delta-seconds (digits only) or an HTTP date, at most a day; undefined
- * when absent or unreadable (`-1`, `1.5`, `May 5`), so the caller backs off instead.
- */
-export function parseRetryAfter(header: string | null, now = Date.now()): number | undefined {
-  const text = header?.trim() ?? ''
-  const ms = /^\d+$/.test(text) ? Number(text) * 1000 : HTTP_DATE.test(text) ? Date.parse(text) - now : NaN
-  return Number.isNaN(ms) ? undefined : Math.min(MAX_RETRY_AFTER, Math.max(0, ms))
 }
 
 /**

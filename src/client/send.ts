@@ -1,13 +1,17 @@
+import type { ChunkKit } from './chunkKit.js'
 import type { CallOptions, ToolDefinition, Waiting } from './definition.js'
-import { abortError, isToolsError, ToolsError } from './errors.js'
+import type { ToolsError } from './errors.js'
+import { requestHeaders } from './headers.js'
 import { createPacer, type Pacer } from './pacer.js'
 import type { PageStream } from './pageStream.js'
-import { pagePresence } from './presence.js'
-import { errorFromResponse, readBody } from './response.js'
-import { backoff, sleep } from './retry.js'
-import { fingerprint } from './runs/fingerprint.js'
+import { backoff, errorFromResponse } from './refusals.js'
 import type { ClientSettings } from './settings.js'
 import { transmit } from './transport.js'
+
+export { requestHeaders }
+
+// A chunk of its own, fetched as a page goes idle and awaited by the first request: it takes what
+// it shares with the first load from the kit (chunkKit.ts), so no bundler splits a third chunk off.
 
 /** What a tool call adds to a request: it is a POST, with a body and an Idempotency-Key. */
 export interface Post {
@@ -28,7 +32,7 @@ function waitTeller(onWait: CallOptions['onWait']) {
   }
 }
 
-const pausedTooLong = (name: string | undefined, until: number) =>
+const pausedTooLong = (ToolsError: ChunkKit['ToolsError'], name: string | undefined, until: number) =>
   new ToolsError('rate-limit', `${name ?? 'artifact'}: 429 rate-limit: paused past the wait budget`, {
     status: 429,
     tool: name,
@@ -41,14 +45,15 @@ const pausedTooLong = (name: string | undefined, until: number) =>
  * request of its key, and retries as its kind allows: a 429 while its wait budget lasts, a 5xx or
  * a lost connection `retries` times (a lost one waits for the device to come online).
  */
-export function createSender(settings: ClientSettings, stream: PageStream) {
+export function createSender(settings: ClientSettings, stream: PageStream, kit: ChunkKit) {
   const { policy, interpret } = settings
+  const { ToolsError, abortError, isToolsError, pagePresence, readBody, sleep, fingerprint } = kit
   // One pacer per key, named by its fingerprint: the key itself is kept nowhere.
   const pacers = new Map<string, Pacer>()
   function pacerFor(key: string | undefined): Pacer {
     const name = `@cabinet/tools-react:${fingerprint(settings.options.baseUrl, key)}`
     let pacer = pacers.get(name)
-    if (!pacer) pacers.set(name, (pacer = createPacer(name)))
+    if (!pacer) pacers.set(name, (pacer = createPacer(kit, name)))
     return pacer
   }
 
@@ -56,9 +61,9 @@ export function createSender(settings: ClientSettings, stream: PageStream) {
   async function exchange(name: string | undefined, url: string, key: string | undefined, signal?: AbortSignal, post?: Post) {
     try {
       const method = post ? ('POST' as const) : ('GET' as const)
-      const headers = stream.headers(key, post)
+      const headers = requestHeaders(settings, key, post, post && stream.page())
       const request = { method, url, headers, body: post?.body, signal, onUploadProgress: post?.onUploadProgress }
-      return await transmit(request, settings.options.fetch)
+      return await transmit(request, settings.options.fetch, kit.loadUploads)
     } catch (cause) {
       if (signal?.aborted) throw abortError(name, cause)
       return new ToolsError('network', 'The service could not be reached.', { tool: name, cause })
@@ -85,7 +90,7 @@ export function createSender(settings: ClientSettings, stream: PageStream) {
         const key = await settings.resolveKey()
         const pacer = pacerFor(key)
         const onHold = (until: number) => wait({ reason: 'rate-limit', until })
-        await pacer.take(isCall, { signal, tool: name, deadline, onHold, expire: (until) => pausedTooLong(name, until) })
+        await pacer.take(isCall, { signal, tool: name, deadline, onHold, expire: (until) => pausedTooLong(ToolsError, name, until) })
         wait(null)
         const outcome = await exchange(name, url, key, signal, post)
         let error: ToolsError
@@ -99,7 +104,7 @@ export function createSender(settings: ClientSettings, stream: PageStream) {
           }
         } else {
           if (outcome.ok) return (pacer.answer(isCall), outcome)
-          error = errorFromResponse(outcome, await readBody(outcome), interpret, tool, isCall, () => backoff(refusals++, policy))
+          error = errorFromResponse(kit, outcome, await readBody(outcome), interpret, tool, isCall, () => backoff(refusals++, policy))
           const delay = error.kind === 'rate-limit' ? error.retryAfter : undefined
           pacer.answer(isCall, delay)
           // A 429: the pacer holds this request, with every other of the key, until the pause is over.

@@ -1,4 +1,4 @@
-import { loadOnce } from './chunks.js'
+import type { ChunkKit } from './chunkKit.js'
 import type { UploadProgress } from './definition.js'
 
 export interface TransportRequest {
@@ -10,16 +10,17 @@ export interface TransportRequest {
   onUploadProgress?: (progress: UploadProgress) => void
 }
 
-/** The upload with progress (XMLHttpRequest), a chunk of its own: fetched when a file's body is built. */
-export const loadUploads = loadOnce(() => import('./xhr.js'))
-
 /**
  * Sends one request; rejects (TypeError, AbortError) only where no response arrived. An upload
  * whose progress is wanted goes through XMLHttpRequest where it exists; fetch cannot report
  * upload progress, so it reports the whole body once sent. The global fetch is looked up per
  * request so that one installed later (a test's) is used.
  */
-export async function transmit(request: TransportRequest, fetchImpl?: typeof fetch): Promise<Response> {
+export async function transmit(
+  request: TransportRequest,
+  fetchImpl: typeof fetch | undefined,
+  loadUploads: ChunkKit['loadUploads'],
+): Promise<Response> {
   const { method, url, headers, body, signal, onUploadProgress } = request
   if (body instanceof FormData && onUploadProgress && typeof XMLHttpRequest === 'function' && !fetchImpl) {
     // Should its chunk fail to load, fetch sends the upload, reporting it once sent.

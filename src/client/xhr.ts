@@ -1,7 +1,7 @@
 import type { UploadProgress } from './definition.js'
 import type { TransportRequest } from './transport.js'
 
-// A chunk of its own (loadUploads in transport.ts): only a file's upload whose progress is wanted
+// A chunk of its own (loadUploads in encode.ts): only a file's upload whose progress is wanted
 // goes this way. It imports nothing the first load has, so no bundler splits a third chunk off.
 
 /** XMLHttpRequest, for the upload progress events fetch lacks. */

@@ -2,7 +2,7 @@
 import { QueryClient, QueryClientContext, QueryClientProvider } from '@tanstack/react-query'
 import { useContext, useEffect, useMemo, useState, type ReactNode } from 'react'
 import { createToolsClient, type ToolsClient, type ToolsClientOptions } from '../tools/index.js'
-import { checkBaseUrl, DEFAULT_POLL_INTERVAL, loadChecks, whenIdle } from '../tools/internal.js'
+import { checkBaseUrl, DEFAULT_POLL_INTERVAL, loadChecks, loadSender, whenIdle } from '../tools/internal.js'
 import { ToolsContext, type ToolsContextValue } from './context.js'
 import { createJournal, defaultStore, journalStore, memoryJournal, type JournalStore, type WebStorage } from './journal.js'
 import type { PartialMessages } from './messages.js'
@@ -93,8 +93,8 @@ export function ToolsProvider(props: ToolsProviderProps) {
   const anonymous = !keyInBrowser && !user && props.journal === undefined
   const journal = anonymous ? journals.memory : journals.kept
   const { key, fingerprint: print, latest } = useKeyIdentity(baseUrl, apiKey, user)
-  // The input checks are a chunk of their own: fetched once the page is idle, before a first Run.
-  useEffect(() => whenIdle(loadChecks), [])
+  // The input checks and the sender are chunks of their own: fetched once the page is idle, before a first Run.
+  useEffect(() => whenIdle(() => Promise.all([loadChecks(), loadSender()])), [])
 
   // One client per key: a job keeps being read with the key that created it. The poll interval
   // takes one route, the context, to every job read (a given client's is read once, above).

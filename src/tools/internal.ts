@@ -6,6 +6,7 @@ export {
   hashText,
   loadArtifacts,
   loadJobs,
+  loadSender,
   loadUploads,
   mediaType,
   newIdempotencyKey,

@@ -3,7 +3,7 @@ import type { SetupServer } from 'msw/node'
 import { afterEach, beforeAll, beforeEach, vi } from 'vitest'
 import { loadViewers } from '../../src/components/RunOutcome.js'
 import { loadUploadForm } from '../../src/components/UploadForm.js'
-import { loadArtifacts, loadChecks, loadJobs, loadUploads } from '../../src/tools/internal.js'
+import { loadArtifacts, loadChecks, loadJobs, loadSender, loadUploads } from '../../src/tools/internal.js'
 
 /**
  * Fake time for a test file: timers and `Date` (which the simulated service's job clock and rate
@@ -80,13 +80,13 @@ export function fakeClock(server: SetupServer, { each = true }: { each?: boolean
 
 
 /**
- * The kit's code that comes in chunks loaded by import() (the input checks, the code that follows
- * jobs, the upload with progress, downloads, the result viewers, the upload form with its drop),
+ * The kit's code that comes in chunks loaded by import() (the input checks, the sender, the code that
+ * follows jobs, the upload with progress, downloads, the result viewers, the upload form with its drop),
  * which no fake timer moves: fake-clock tests load it first, as a page idle before would have, so
  * no step of a test waits on them.
  */
 export const loadChunks = () =>
-  Promise.all([loadChecks(), loadJobs(), loadUploads(), loadArtifacts(), loadViewers(), loadUploadForm()])
+  Promise.all([loadChecks(), loadSender(), loadJobs(), loadUploads(), loadArtifacts(), loadViewers(), loadUploadForm()])
 
 /** Fake timers for the clocks the kit, TanStack Query and the simulated service read, for tests that install them themselves. */
 export async function useFakeClock() {

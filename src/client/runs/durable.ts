@@ -1,9 +1,8 @@
 import type { CallOptions, Job, Result } from '../definition.js'
 import type { ToolsError } from '../errors.js'
-import { createJournal, journalStore, type JournalStore, type Run, type WebStorage } from './journal.js'
+import type { JournalStore, Run, WebStorage } from './journal.js'
 import type { RunClient } from './runRecord.js'
 import type { RunKit } from './runKit.js'
-import { submit } from './submit.js'
 
 /** What a client needs to keep its runs: where, and whose they are (the client's own configuration). */
 export interface DurableOptions {
@@ -27,7 +26,7 @@ export interface ResumedRun<T extends string = string> {
  * same journal finishes it with one bill (`resume`, or `run` with the same input).
  */
 export function durableRuns(kit: RunKit, client: RunClient, deferred: (tool: string) => boolean, options: DurableOptions) {
-  const { issue, isToolsError, toToolsError, validationError, isTerminal, fingerprint } = kit
+  const { issue, isToolsError, toToolsError, validationError, isTerminal, fingerprint, createJournal, journalStore, submit } = kit
   const journal = createJournal(journalStore(options.journal))
   // Computed from the configuration given, never read back out of the client.
   const own = async () =>
