@@ -2,7 +2,7 @@ import type { Meta, StoryObj } from '@storybook/react-vite'
 import { expect, waitFor, within } from 'storybook/test'
 import { JobProgress, type JobProgressProps } from '../src/components/index.js'
 import type { MockJobOutcome } from '../src/mock/index.js'
-import { TEST_RUN } from './support/environment.js'
+import { CHUNK_TIMEOUT, TEST_RUN } from './support/environment.js'
 import { sleep, startJob } from './support/prepare.js'
 import { storyMessages } from './support/tools.js'
 
@@ -103,6 +103,6 @@ export const NotFound: Story = {
   },
   play: async ({ canvas, globals }) => {
     const m = storyMessages({ globals })
-    await expect(await canvas.findByText(m.job.notFound)).toBeVisible()
+    await expect(await canvas.findByText(m.job.notFound, {}, { timeout: CHUNK_TIMEOUT })).toBeVisible()
   },
 }

@@ -3,7 +3,7 @@ import { useState, type ReactNode } from 'react'
 import { expect, waitFor } from 'storybook/test'
 import { ToolRunner, type ToolRunnerProps } from '../src/components/index.js'
 import { createToolsClient, ToolsProvider, type ToolId, type ToolsClient } from '../src/react/index.js'
-import { POLL_INTERVAL, RUN_TIMEOUT } from './support/environment.js'
+import { CHUNK_TIMEOUT, POLL_INTERVAL, RUN_TIMEOUT } from './support/environment.js'
 import { storyMessages, storyTools } from './support/tools.js'
 
 /**
@@ -101,7 +101,7 @@ export const FixedThenRun: Story = {
     const field = canvas.getByRole('textbox')
     await userEvent.type(field, '{{"prompt": "two rooms"')
     await userEvent.tab()
-    await waitFor(() => expect(field).toHaveAttribute('aria-invalid', 'true'))
+    await waitFor(() => expect(field).toHaveAttribute('aria-invalid', 'true'), { timeout: CHUNK_TIMEOUT })
     await expect(field.closest('.ct-field')!.querySelector('.ct-field-error')).toBeVisible()
     await userEvent.click(field)
     await userEvent.type(field, '}')
@@ -131,7 +131,7 @@ export const SaysWhereItDoesNotParse: Story = {
     await userEvent.type(field, '{{"prompt": "two rooms",{enter}  "tone": warm}')
     await userEvent.tab()
     const problem = m.validation.notJson('2', '11')
-    await expect(await canvas.findByText(problem)).toBeVisible()
+    await expect(await canvas.findByText(problem, {}, { timeout: CHUNK_TIMEOUT })).toBeVisible()
     await expect(field).toHaveAccessibleDescription(expect.stringContaining(problem))
     await expect(field).toHaveAttribute('aria-invalid', 'true')
   },

@@ -3,7 +3,7 @@ import { expect, waitFor, within } from 'storybook/test'
 import { useEffect, useState } from 'react'
 import { UploadForm, useTool, type UploadFormProps } from '../src/components/index.js'
 import { exampleInput } from '../src/mock/index.js'
-import { RUN_TIMEOUT } from './support/environment.js'
+import { CHUNK_TIMEOUT, RUN_TIMEOUT } from './support/environment.js'
 import { chooseFile } from './support/play.js'
 import { storyMessages } from './support/tools.js'
 
@@ -101,7 +101,7 @@ export const Uploading: Story = {
     const m = storyMessages({ globals })
     await chooseFile(context, largePhoto())
     await userEvent.click(canvas.getByRole('button', { name: m.runner.submit }))
-    await expect(await canvas.findByRole('progressbar', { name: m.upload.progressLabel })).toBeVisible()
+    await expect(await canvas.findByRole('progressbar', { name: m.upload.progressLabel }, { timeout: CHUNK_TIMEOUT })).toBeVisible()
     // "Uploading 3 MB of 3 MB": the bytes sent, as the browser reports them.
     const sent = m.upload.uploading('\u0000', '\u0001').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
     await expect(await canvas.findByText(new RegExp(sent.replace('\u0000', '.+').replace('\u0001', '.+')))).toBeVisible()

@@ -26,5 +26,10 @@ export const LATENCY = TEST_RUN ? 0 : 200
 export const POLL_INTERVAL = TEST_RUN ? 50 : 400
 /** How long a play function waits for a run to end: a live service may take minutes. */
 export const RUN_TIMEOUT = LIVE ? 300_000 : TEST_RUN ? 8_000 : 20_000
+/**
+ * How long a play function waits for what comes only with a chunk of the kit's (the input checks,
+ * the sender, the code that reads jobs): on a busy machine a cold dev server serves one slowly.
+ */
+export const CHUNK_TIMEOUT = 8_000
 /** Where the billing notice sends people in the catalogue. */
 export const BILLING_URL = 'https://cabinet.example/billing'
