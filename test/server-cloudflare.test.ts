@@ -5,7 +5,8 @@
 // does not: every promise below holds only through the objects.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { exampleInput, MOCK_KEYS } from '../src/mock/index.js'
-import type { StoreOperation } from '../src/server/stores/store.js'
+import { keys, storeIdOf } from '../src/server/keys.js'
+import { hashTagOf, type StoreOperation } from '../src/server/stores/store.js'
 import { PROXY_ERROR_CODES } from '../src/tools/index.js'
 import { listenMockService } from './support/http.js'
 import { describeStoreContract } from './support/storeContract.js'
@@ -195,6 +196,16 @@ describe('two Workers sharing one Durable Object namespace', () => {
     expect(await storeOverProbe(url.two).batch!(batch)).toEqual(await reference.batch!(batch))
     await expect(storeOverProbe(url.one).batch!([{ op: 'get', key: 'a:{p1}' }, { op: 'get', key: 'a:{p2}' }])).rejects.toThrow(/2 hash tags/)
   })
+
+  it('give 60 people whose ids start with "}" 60 objects of their own, none another’s', async () => {
+    const users = Array.from({ length: 60 }, (_, index) => `}spread-${index}`)
+    for (const user of users) expect((await call(url.one, user)).status).toBe(200)
+    const tags = users.map((user) => hashTagOf(keys.calls(storeIdOf(user), 0)))
+    expect(new Set(tags).size).toBe(60)
+    // Each object holds its one person's counters (their calls, and their rate while its second lasts), no one else's.
+    const rows = await Promise.all(tags.map(async (tag) => ((await (await fetch(`${url.two}/object/storage?tag=${encodeURIComponent(tag)}`)).json()) as { rows: number }).rows))
+    for (const count of rows) expect(count === 1 || count === 2).toBe(true)
+  }, 60_000)
 
   it('cost one object request per call, and a few per job (its person’s object and its own)', async () => {
     const count = async (run: () => Promise<unknown>) => {

@@ -4,7 +4,7 @@
 // the owner still gets their own file back.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { memoryStore, redisStore, type ProxyStore } from '../src/server/index.js'
-import { keys } from '../src/server/keys.js'
+import { keys, legacyKeys } from '../src/server/keys.js'
 import { SERVICE, SITE, testProxy } from './support/proxy.js'
 import { startRedis } from './support/redis.js'
 
@@ -60,6 +60,32 @@ describe('a file’s owner on memoryStore', () => {
     const again = proxyOn(store)
     expect((await again.read('alice', alice)).url).toMatch(signed)
     expect((await again.read('mallory', mallory)).echo).toBeNull()
+  })
+})
+
+describe('a file’s owner held before the hashed tags (an upgrade)', () => {
+  it('stays its owner’s: another whose answer names it is refused, the owner gets it, and the new hold names the owner', async () => {
+    const store = memoryStore()
+    // Written by the version before: `owner:{f:<path>}`, alice's.
+    await store.hold(legacyKeys.owner('/artifacts/shared.pdf'), 'alice', 7 * 86_400_000)
+    const fetch: typeof globalThis.fetch = async (input, init) =>
+      init?.method === 'POST' ? Response.json({ jobId: `job_${Math.random()}`, status: 'pending' }, { status: 202 }) : Response.json({ status: 'completed', url: fileOf('shared') })
+    const { create, read } = proxyOn(store, fetch)
+    const mallory = await create('mallory')
+    expect((await read('mallory', mallory)).url).toBeNull()
+    const alice = await create('alice')
+    expect((await read('alice', alice)).url).toMatch(signed)
+    expect(await store.get(keys.owner('/artifacts/shared.pdf'))).toBe('alice')
+  })
+
+  it('a job made before it, its result never read, still gives its creator the file', async () => {
+    const store = memoryStore()
+    const { create, read } = proxyOn(store)
+    const job = await create('alice')
+    // As the version before left it: what the request carried under `written:{j:<job id>}`, no hold yet.
+    await store.release(keys.written('job_1'))
+    await store.set(legacyKeys.written('job_1'), '[]', 7 * 86_400_000)
+    expect((await read('alice', job)).url).toMatch(signed)
   })
 })
 

@@ -3,8 +3,10 @@
 // on a redis-server of its own, and redisStore on a 3-master Redis Cluster of its own.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { memoryStore, redisStore } from '../src/server/index.js'
-import { guardStore, StoreUnavailable } from '../src/server/stores/store.js'
-import { SITE, testProxy } from './support/proxy.js'
+import { exampleInput } from '../src/mock/index.js'
+import { keys, storeIdOf } from '../src/server/keys.js'
+import { guardStore, hashTagOf, StoreUnavailable } from '../src/server/stores/store.js'
+import { LONG_WINDOW, SITE, testProxy } from './support/proxy.js'
 import { startRedis } from './support/redis.js'
 import { startRedisCluster } from './support/redisCluster.js'
 import { describeStoreContract } from './support/storeContract.js'
@@ -65,6 +67,31 @@ describeStoreContract('redisStore on a 3-master Redis Cluster', {
     await client.close()
     return redisStore(client, { prefix: 'contract-gone:', ...quiet })
   },
+})
+
+describe('redisStore on a 3-master Redis Cluster: where a person’s keys go', () => {
+  /** How many of `users`' spend counters each master holds, once each made one call through the proxy. */
+  async function countersByMaster(users: readonly string[]) {
+    const prefix = `spread-${++run}:`
+    const proxy = testProxy(async () => Response.json({ value: 1 }), { store: redisStore(await cluster.connect(), { prefix, ...quiet }), limits: { calls: 5, windowMs: LONG_WINDOW } })
+    for (const user of users) {
+      const answer = await proxy.handle(new Request(`${SITE}/api/tools/valuation/rent`, { method: 'POST', body: JSON.stringify(exampleInput('valuation/rent')), headers: { 'x-user': user, 'content-type': 'application/json' } }))
+      expect(answer.status).toBe(200)
+    }
+    return Promise.all(cluster.ports.map(async (port) => (await cluster.keysOn(port, `${prefix}calls:*`)).length))
+  }
+
+  it('spreads 60 ids that start with "}" over all three masters, as evenly as 60 plain ids; no id lands on another’s', async () => {
+    const steered = await countersByMaster(Array.from({ length: 60 }, (_, index) => `}${index}`))
+    const plain = await countersByMaster(Array.from({ length: 60 }, (_, index) => `person-${index}@example.com`))
+    expect(steered.reduce((sum, count) => sum + count)).toBe(60)
+    expect(plain.reduce((sum, count) => sum + count)).toBe(60)
+    // 20 each on average; a master with fewer than 12 of 60 would be a hot spot on another.
+    for (const count of [...steered, ...plain]) expect(count).toBeGreaterThanOrEqual(12)
+    // `alice}x` and `alice}` name their own places, not alice's.
+    const tags = ['alice', 'alice}x', 'alice}', 'alice}:5'].map((user) => hashTagOf(keys.calls(storeIdOf(user), 1)))
+    expect(new Set(tags).size).toBe(4)
+  }, 60_000)
 })
 
 describe('redisStore on a Redis Cluster whose slot moves and whose master restarts', () => {

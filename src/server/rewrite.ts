@@ -1,7 +1,7 @@
 import { defaultInterpretation, PROXY_ERROR_CODES, type ProxyErrorCode, type Tool } from '../tools/index.js'
 import { fileNameOf, SAFE_HEADERS, withProxyCode } from './answers.js'
 import type { ProxyContext } from './context.js'
-import { keys } from './keys.js'
+import { keys, legacyKeys } from './keys.js'
 import { togetherByTag, type StoreOperation } from './stores/store.js'
 import { linkedPaths, rewriteAnswer } from './links.js'
 import type { Caller } from './guards.js'
@@ -31,7 +31,7 @@ export interface AnswerView {
   /** The answer creates a job: its id becomes a new handle. */
   created?: boolean
   /** Files held already, with the store's write of the answer (`linkHolds`): their first user, by path. */
-  held?: ReadonlyMap<string, string>
+  held?: ReadonlyMap<string, string | undefined>
 }
 
 /** Distinct files one answer may link to. */
@@ -98,6 +98,26 @@ function linkSigning(context: ProxyContext, user: Caller, tool: Tool) {
 
 /** The store's hold of a file for its first user. */
 const holdFor = (path: string, user: Caller): StoreOperation => ({ op: 'hold', key: keys.owner(path), value: user.storeId, ttlMs: MEMORY_TTL_MS })
+/** A file's hold as versions before hashed tags kept it (keys.ts `legacyKeys`), read beside its hold (another tag, the same trip). */
+const legacyHoldOf = (path: string): StoreOperation => ({ op: 'get', key: legacyKeys.owner(path) })
+
+/**
+ * Each file's first user: the one its hold under the earlier tags names, while that lives, else the
+ * one its hold names now (`fresh`: undefined, none). A hold made anew beside an earlier one of
+ * another user is set to that user's, so the rightful owner keeps the file past the earlier hold's end.
+ */
+function ownersOf(context: ProxyContext, paths: readonly string[], fresh: readonly unknown[], legacy: readonly unknown[]): Map<string, string | undefined> {
+  const owners = new Map<string, string | undefined>()
+  const fixes: StoreOperation[] = []
+  paths.forEach((path, index) => {
+    const [now, before] = [fresh[index] as string | undefined, legacy[index] as string | undefined]
+    owners.set(path, before ?? now)
+    if (before !== undefined && now !== before) fixes.push({ op: 'set', key: keys.owner(path), value: before, ttlMs: MEMORY_TTL_MS })
+  })
+  // Not awaited: a fix lost is made again by the next hold, which reads the earlier hold again.
+  if (fixes.length > 0) togetherByTag(context.store, fixes).catch(() => {})
+  return owners
+}
 
 /**
  * A job answer's new file links held for its user with the store's write of the answer, when a read
@@ -119,9 +139,10 @@ export function linkHolds(context: ProxyContext, user: Caller, tool: Tool, jobId
       if (!signable(context, tool) || written === 'unknown') return []
       const { linkKey } = linkSigning(context, user, tool)
       paths = linkedPaths(body, { jobId, handle, pathOf: pathOf(context), scrub: context.service.scrub }, MAX_LINKS).filter((path) => !written.has(path) && !context.state.signedLinks.has(linkKey(path)))
-      return paths.map((path) => holdFor(path, user))
+      return [...paths.map((path) => holdFor(path, user)), ...paths.map(legacyHoldOf)]
     },
-    held: (answers: unknown[] | undefined): Map<string, string> => new Map(answers ? paths.map((path, index) => [path, answers[index] as string]) : []),
+    held: (answers: unknown[] | undefined): ReadonlyMap<string, string | undefined> =>
+      answers ? ownersOf(context, paths, answers.slice(0, paths.length), answers.slice(paths.length)) : new Map(),
   }
 }
 
@@ -140,11 +161,12 @@ async function signLinks(context: ProxyContext, { user, tool, written, held }: A
   // one held with the write: the rest, in one trip.
   const unheld = unwritten.filter((path) => !signedLinks.has(linkKey(path)) && !held?.has(path))
   // Unknown: a hold renewed only where one is found (on another's, a hold changes nothing).
-  const operations = unknown ? unheld.flatMap((path, index): StoreOperation[] => [{ op: 'get', key: keys.owner(path) }, { ...holdFor(path, user), if: 2 * index }]) : unheld.map((path) => holdFor(path, user))
+  const holding = unknown ? unheld.flatMap((path, index): StoreOperation[] => [{ op: 'get', key: keys.owner(path) }, { ...holdFor(path, user), if: 2 * index }]) : unheld.map((path) => holdFor(path, user))
   // Each file's hold on its own tag (keys.ts), all in one round trip.
-  const answers = await togetherByTag(context.store, operations)
-  const holders = unknown ? answers.filter((_answer, index) => index % 2 === 1) : answers
-  const refused = new Set(unheld.filter((_path, index) => holders[index] !== user.storeId))
+  const answers = await togetherByTag(context.store, [...holding, ...unheld.map(legacyHoldOf)])
+  const fresh = answers.slice(0, holding.length)
+  const holders = ownersOf(context, unheld, unknown ? fresh.filter((_answer, index) => index % 2 === 1) : fresh, answers.slice(holding.length))
+  const refused = new Set(unheld.filter((path) => holders.get(path) !== user.storeId))
   for (const [path, holder] of held ?? []) if (holder !== user.storeId) refused.add(path)
   await Promise.all(
     unwritten.map(async (path) => {
@@ -174,9 +196,11 @@ export async function jobReply(
   jobId: string,
   handle: string,
   writtenText?: string | null,
-  held?: ReadonlyMap<string, string>,
+  held?: ReadonlyMap<string, string | undefined>,
 ): Promise<Reply> {
-  const kept = writtenText === undefined ? await context.store.get(keys.written(jobId)) : writtenText
+  let kept = writtenText === undefined ? await context.store.get(keys.written(jobId)) : writtenText
+  // None: perhaps written by a version before hashed tags, while such a record may live (7 days after the upgrade).
+  if (!kept && signable(context, tool)) kept = await context.store.get(legacyKeys.written(jobId))
   return rewriteFor(context, snapshot, { user, tool, jobId, handle, written: writtenOf(kept), held })
 }
 

@@ -110,6 +110,10 @@ export async function startRedisCluster({ masters = 3 } = {}) {
       }
       throw new Error(`no master serves slot ${slot}`)
     },
+    /** The keys one node holds that match `pattern` (KEYS, on that node alone). */
+    async keysOn(port: number, pattern: string) {
+      return (await cliOn(port, 'keys', pattern)).split('\n').filter(Boolean)
+    },
     /** Ends one master as a crash would, keeping its port and its cluster config for `revive()`. */
     async kill(port: number) {
       const node = nodes.find((each) => each.port === port)!
