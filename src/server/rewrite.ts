@@ -98,6 +98,25 @@ function linkSigning(context: ProxyContext, user: Caller, tool: Tool) {
 
 /** The store's hold of a file for its first user. */
 const holdFor = (path: string, user: Caller): StoreOperation => ({ op: 'hold', key: keys.owner(path), value: user.storeId, ttlMs: MEMORY_TTL_MS })
+/** How much longer than a job's record of its request a renewed hold lasts: the two are written side by side, a moment apart. */
+const RECORD_MARGIN_MS = 60_000
+
+/**
+ * The holds of the files a job's request carried (`written`, recorded for MEMORY_TTL_MS beside
+ * this), renewed for whoever holds them to outlast that record: a file's first user is the last
+ * fact about it to go. A file no one holds stays unheld.
+ */
+export async function outlastRecord(context: ProxyContext, written: ReadonlySet<string> | 'unknown'): Promise<void> {
+  if (written === 'unknown' || written.size === 0) return
+  const paths = [...written]
+  const holders = await togetherByTag(context.store, paths.map((path): StoreOperation => ({ op: 'get', key: keys.owner(path) })))
+  const renewals = paths.flatMap((path, index): StoreOperation[] => {
+    const holder = holders[index]
+    return typeof holder === 'string' ? [{ op: 'hold', key: keys.owner(path), value: holder, ttlMs: MEMORY_TTL_MS + RECORD_MARGIN_MS }] : []
+  })
+  if (renewals.length > 0) await togetherByTag(context.store, renewals)
+}
+
 /** A file's hold as versions before hashed tags kept it (keys.ts `legacyKeys`), read beside its hold (another tag, the same trip). */
 const legacyHoldOf = (path: string): StoreOperation => ({ op: 'get', key: legacyKeys.owner(path) })
 

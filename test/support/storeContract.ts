@@ -208,6 +208,41 @@ const service: typeof fetch = async (input, init) => {
 }
 const reads = () => received.filter((request) => request.method === 'GET').length
 
+/**
+ * `store`, noting when what it writes with a time to live ends: for each key, the earliest its
+ * latest write can end (sent then) and the latest (answered then). A hold counts when it holds the
+ * value written.
+ */
+function expiriesOf(store: ProxyStore): [ProxyStore, Map<string, { earliest: number; latest: number }>] {
+  const expiries = new Map<string, { earliest: number; latest: number }>()
+  const lasting = (operation: StoreOperation, answer: unknown, sentAt: number) => {
+    if (operation.op !== 'set' && operation.op !== 'hold') return
+    if (operation.op === 'hold' && answer !== operation.value) return
+    expiries.set(operation.key, { earliest: sentAt + operation.ttlMs, latest: Date.now() + operation.ttlMs })
+  }
+  const watched: ProxyStore = {
+    ...store,
+    set: async (key, value, ttlMs) => {
+      const sentAt = Date.now()
+      await store.set(key, value, ttlMs)
+      lasting({ op: 'set', key, value, ttlMs }, undefined, sentAt)
+    },
+    hold: async (key, value, ttlMs) => {
+      const sentAt = Date.now()
+      const answer = await store.hold(key, value, ttlMs)
+      lasting({ op: 'hold', key, value, ttlMs }, answer, sentAt)
+      return answer
+    },
+    batch: store.batch && (async (operations) => {
+      const sentAt = Date.now()
+      const answers = await store.batch!(operations)
+      operations.forEach((operation, index) => lasting(operation, answers[index], sentAt))
+      return answers
+    }),
+  }
+  return [watched, expiries]
+}
+
 /** An instance of the proxy on `store`, named `name`: calls, report jobs, reads, streams and webhooks, as `user`. */
 function instanceOn(store: ProxyStore, options: Partial<ToolsProxyOptions> = {}, name = '') {
   const sent: typeof fetch = (input, init) => {
@@ -226,8 +261,8 @@ function instanceOn(store: ProxyStore, options: Partial<ToolsProxyOptions> = {},
   const json = { 'content-type': 'application/json' }
   return {
     call: (user: string) => send(user, '/valuation/rent', { method: 'POST', body: JSON.stringify({ propertyCategory: 'flat', totalArea: 50, city: 'Berlin' }), headers: json }),
-    async start(user: string, headers: Record<string, string> = {}) {
-      const response = await send(user, '/valuation/report', { method: 'POST', body: JSON.stringify({ objectId: 'obj_1' }), headers: { ...json, ...headers } })
+    async start(user: string, headers: Record<string, string> = {}, objectId = 'obj_1') {
+      const response = await send(user, '/valuation/report', { method: 'POST', body: JSON.stringify({ objectId }), headers: { ...json, ...headers } })
       expect(response.status).toBe(202)
       return ((await response.json()) as { jobId: string }).jobId
     },
@@ -277,6 +312,23 @@ function describeInstances({ twoInstances }: StoreContract) {
     statusOf = () => 'completed'
     const [alices, bobs] = [await a.start('alice'), await b.start('bob')]
     expect((await a.read('alice', alices)).report).toMatch(/^\/api\/tools\/artifacts\//)
+    expect((await b.read('bob', bobs)).report).toBeNull()
+  })
+
+  it('keep a file’s owner at least as long as any record of a job’s request naming the file', async () => {
+    const [one, other] = await twoInstances()
+    const [watched, expiries] = expiriesOf(other)
+    const [a, b] = [instanceOn(one), instanceOn(watched)]
+    statusOf = () => 'completed'
+    const alices = await a.start('alice')
+    expect((await a.read('alice', alices)).report).toMatch(/^\/api\/tools\/artifacts\//)
+    // Later, bob's request carries alice's file's address: a record of it, naming the file, is written.
+    const bobs = await b.start('bob', {}, `${SERVICE}/artifacts/shared.pdf`)
+    const record = [...expiries].find(([key]) => key.includes('written:'))
+    const claim = [...expiries].find(([key]) => key.includes('owner:') && key.endsWith('/artifacts/shared.pdf'))
+    expect(record).toBeDefined()
+    expect(claim).toBeDefined()
+    expect(claim![1].earliest).toBeGreaterThanOrEqual(record![1].latest)
     expect((await b.read('bob', bobs)).report).toBeNull()
   })
 

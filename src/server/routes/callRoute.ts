@@ -10,7 +10,7 @@ import { newJobNews, pageOf, RECENT_MS } from '../streams/jobNews.js'
 import { AnswerTooLarge, artifactPaths } from '../links.js'
 import { billable, firstJobOf, markOf, outcomeOfFailure, reserveWith, userLimitAnswer, type CallOutcome, type MarkedJob } from '../money.js'
 import { rateCount, rateLimited, refusedCounted, type Caller } from '../guards.js'
-import { MEMORY_TTL_MS, replyResponse, rewriteFor } from '../rewrite.js'
+import { MEMORY_TTL_MS, outlastRecord, replyResponse, rewriteFor } from '../rewrite.js'
 import type { Answer } from '../service.js'
 import { StoreUnavailable, together, type StoreOperation } from '../stores/store.js'
 import { failureOf, isRedirect, upstreamTimer, UpstreamFailure } from '../upstream.js'
@@ -122,6 +122,7 @@ async function recordCreation(context: ProxyContext, { user, tool, jobId, answer
   const writes = await Promise.allSettled([
     jobStatus.put(key, first, 'new', also),
     together(store, [...mark, ...newJobNews(store, user, tool.id, jobId, page, first)]),
+    outlastRecord(context, written),
   ])
   // Both settled before a failure is told: a mark given back then (callRoute) is not written after.
   const failed = writes.find((each) => each.status === 'rejected')
