@@ -742,5 +742,28 @@ describe('on a real Redis', () => {
       expect(reads()).toBe(1)
       client.destroy()
     }, 20_000)
+
+    it('a stream open on another instance across a restart of Redis (empty) hears the next news within a second of its return', async () => {
+      const options = { webhooks: { secret: WEBHOOK_SECRET } }
+      const [one, other] = [await redis.connect({ reconnect: true }), await redis.connect({ reconnect: true })]
+      const a = proxyWith({ store: redisStore(one, { prefix: 'restart-stream:', onError: () => {} }), ...options })
+      const b = proxyWith({ store: redisStore(other, { prefix: 'restart-stream:', onError: () => {} }), ...options })
+      const { handle, jobId } = await a.start()
+      const stream = reader(await b.listen('alice', [handle]).response)
+      expect(await stream.next()).toMatchObject({ body: { status: 'pending' } })
+      await redis.kill()
+      redis.revive()
+      await vi.waitFor(() => Promise.all([one.ping(), other.ping()]), { timeout: 10_000, interval: 20 })
+      const back = performance.now()
+      expect((await a.hook({ data: { jobId, status: 'completed' } })).status).toBe(204)
+      // What came meanwhile may be told first (the stream reads again what it may have missed); then the end.
+      let event: Awaited<ReturnType<typeof stream.next>>
+      do event = await stream.next()
+      while (event !== 'end' && event.body.status !== 'completed')
+      expect(event).toMatchObject({ body: { status: 'completed' } })
+      expect(performance.now() - back).toBeLessThan(1000)
+      one.destroy()
+      other.destroy()
+    }, 30_000)
   })
 })

@@ -10,7 +10,12 @@ type Listener = (snapshot: JobSnapshot) => void
  * is listened to while anyone here needs it, one subscription fanned out to the pages watching
  * the job here and to the reads waiting on another instance's read of it.
  */
-export function createJobChannel(store: ProxyStore, kept: (key: JobKey) => Promise<JobSnapshot | undefined>, report: (message: string) => void) {
+export function createJobChannel(
+  store: ProxyStore,
+  kept: (key: JobKey) => Promise<JobSnapshot | undefined>,
+  report: (message: string) => void,
+  recall: (key: JobKey) => Promise<void>,
+) {
   const listeners = new Map<string, { key: JobKey; each: Set<Listener> }>()
   const awaiting = new Map<string, Set<Listener>>()
 
@@ -25,10 +30,10 @@ export function createJobChannel(store: ProxyStore, kept: (key: JobKey) => Promi
       },
       missed() {
         if (!listeners.has(id)) return
-        kept(key).then(
-          (snapshot) => snapshot && snapshot.readAt > 0 && tell(id, snapshot),
-          (error: unknown) => report(`a job's status could not be read again: ${thrownText(error)}`),
-        )
+        // None kept: the store came back empty; what webhooks need of the job is written again.
+        kept(key)
+          .then((snapshot) => (snapshot ? void (snapshot.readAt > 0 && tell(id, snapshot)) : recall(key)))
+          .catch((error: unknown) => report(`a job's status could not be read again: ${thrownText(error)}`))
       },
     })
 

@@ -1,7 +1,7 @@
 import { jobWriter } from './jobWrite.js'
 import type { JobKey, JobSnapshot, JobStatusOptions } from './jobSnapshot.js'
 import { keys } from '../keys.js'
-import type { ProxyStore, StoreOperation } from '../stores/store.js'
+import { together, type ProxyStore, type StoreOperation } from '../stores/store.js'
 
 /** How long a webhook about a job the store does not know is kept, for the job's first snapshot to take. */
 const EARLY_WEBHOOK_TTL_MS = 2 * 60 * 1000
@@ -57,7 +57,19 @@ export function jobKeeper(store: ProxyStore, options: Pick<JobStatusOptions, 'ke
     if (toolPath) await put({ toolPath, jobId }, snapshot)
   }
 
-  return { put, putWebhook }
+  /**
+   * A job watched here whose snapshot the store lost (it came back empty): its tool remembered again,
+   * so a webhook after the store's return is applied and told at once, not kept aside until the
+   * job's next read; one kept aside meanwhile is taken now (its write is published).
+   */
+  async function recall(key: JobKey): Promise<void> {
+    if (options.webhookQuietMs === undefined) return
+    const remembered: StoreOperation = { op: 'set', key: keys.job(key.jobId), value: key.toolPath, ttlMs: options.keepMs }
+    const [, early] = await together(store, [remembered, { op: 'get', key: keys.early(key.jobId) }])
+    if (typeof early === 'string') await put(key, JSON.parse(early) as JobSnapshot)
+  }
+
+  return { put, putWebhook, recall }
 }
 
 export type JobKeeper = ReturnType<typeof jobKeeper>

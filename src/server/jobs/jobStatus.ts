@@ -26,10 +26,11 @@ export function createJobStatus(store: ProxyStore, readService: (key: JobKey) =>
   const kept = async (key: JobKey) => parsed(await store.get(statusKey(key)))
   const keptTogether = batchedGets(store) // the snapshots a stream asks for as it opens: one trip for all
 
-  const channel = createJobChannel(store, kept, options.report)
+  const keeper = jobKeeper(store, options, kept)
+  const { put, putWebhook } = keeper
+  const channel = createJobChannel(store, kept, options.report, keeper.recall)
   const lately = currentLately(options)
   const { tell } = channel
-  const { put, putWebhook } = jobKeeper(store, options, kept)
   const readNow = serviceReads({ store, channel, options, readService, put })
 
   const watcher = { store, instance, options, kept, readNow: async (key: JobKey, previous?: JobSnapshot) => (await readNow(key, previous)).snapshot, watched: channel.watched, tell }
