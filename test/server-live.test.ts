@@ -691,6 +691,22 @@ describe('on a real Redis', () => {
     await joinsRecentJobs(redisStore(await redis.connect(), { prefix: 'recent:', onError: () => {} }))
   })
 
+  it('close() ends the store’s subscribing connection, so a process on Redis can exit once its client closes', async () => {
+    const client = await redis.connect({ reconnect: true })
+    const connections = async () => String(await client.sendCommand(['CLIENT', 'LIST'])).trim().split('\n').length
+    const before = await connections()
+    const store = redisStore(client, { prefix: 'close:', onError: () => {} })
+    const { start, listen } = proxyWith({ store })
+    const { handle } = await start()
+    const open = listen('alice', [handle])
+    await reader(await open.response).next()
+    expect(await connections()).toBe(before + 1)
+    open.cut()
+    await testProxy(service, { store }).close()
+    await vi.waitFor(async () => expect(await connections()).toBe(before))
+    client.destroy()
+  })
+
   describe('webhooks through Redis trouble (a real redis-server, frozen and restarted)', () => {
     /**
      * Fake timeouts (the store's 1 s limit among them), moved on until `pending` settles; real I/O

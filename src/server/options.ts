@@ -93,6 +93,12 @@ export interface ToolsProxyOptions {
 export interface ToolsProxy {
   /** Answers one request under `basePath`: a Fetch-standard handler for any runtime. */
   handle(request: Request): Promise<Response>
+  /**
+   * Ends what the proxy keeps running between requests: its store's subscriptions, their connection
+   * and retries (the store's `close`). Call it on shutdown, after your server stopped taking
+   * requests, then close your Redis client: the process exits. Workers need none of it.
+   */
+  close(): Promise<void>
 }
 
 export /** Throws on a setup that would leak or deny nothing; returns the service's base without a trailing slash. */

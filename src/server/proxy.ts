@@ -21,7 +21,10 @@ export type { ProxyEvent, ProxyOutcome, ProxyRequestEvent, ProxyRouteKind, Proxy
 export function createToolsProxy(options: ToolsProxyOptions): ToolsProxy {
   const context = createContext(options, jobOnStream)
   // Each request observed whole, the proxy's own failures included: its span, its metrics, its event.
-  return { handle: (request) => context.telemetry.observe(request, async () => closeUnread(request, await answer(context, request))) }
+  return {
+    handle: (request) => context.telemetry.observe(request, async () => closeUnread(request, await answer(context, request))),
+    close: () => context.store.close?.() ?? Promise.resolve(),
+  }
 }
 
 /** The route's answer, or the proxy's own for what failed on the way. */

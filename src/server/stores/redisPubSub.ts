@@ -1,11 +1,13 @@
 // redisStore's subscriptions: on one Redis, a connection of their own; on a Redis Cluster, each
 // channel on the shard its hash tag names (sharded pub/sub, Redis 7).
-import type { StoreListener } from './store.js'
+import type { ProxyStore, StoreListener } from './store.js'
 
 /** Where redisStore's channels are listened to. */
 export interface ChannelConnection {
   subscribe(channel: string, listener: (message: string) => void): Promise<unknown>
   unsubscribe(channel: string): Promise<unknown>
+  /** Ends what the connection opened for itself (a connection, retries): nothing is listened to after. */
+  close(): Promise<unknown>
 }
 
 /** Opens the connection, given what to call when messages may have been missed (it came back). */
@@ -21,7 +23,7 @@ export interface ClusterNode {
  * `subscribe` as ProxyStore has it over `open`'s connection, opened on the first subscription:
  * every listener of a channel shares one Redis subscription; `prefix` goes before each channel.
  */
-export function redisSubscriptions(open: OpenChannels, prefix: string) {
+export function redisSubscriptions(open: OpenChannels, prefix: string): { subscribe: ProxyStore['subscribe']; close: () => Promise<void> } {
   const channels = new Map<string, { listeners: Set<StoreListener>; subscribed: Promise<unknown> }>()
   const missedAll = () => {
     for (const { listeners } of channels.values()) for (const listener of listeners) listener.missed?.()
@@ -32,7 +34,7 @@ export function redisSubscriptions(open: OpenChannels, prefix: string) {
       connection = undefined
       throw error
     }))
-  return async (channel: string, listener: StoreListener): Promise<() => Promise<void>> => {
+  const subscribe = async (channel: string, listener: StoreListener): Promise<() => Promise<void>> => {
     const opened = await connect()
     let subscription = channels.get(channel)
     if (!subscription) {
@@ -57,6 +59,13 @@ export function redisSubscriptions(open: OpenChannels, prefix: string) {
       await opened.unsubscribe(prefix + channel)
     }
   }
+  const close = async () => {
+    const opened = connection
+    connection = undefined
+    channels.clear()
+    if (opened) await (await opened.catch(() => undefined))?.close()
+  }
+  return { subscribe, close }
 }
 
 /** One Redis: a duplicate of the client, which node-redis subscribes again by itself when it comes back. */
@@ -66,6 +75,7 @@ export function classicChannels(
     subscribe(channel: string, listener: (message: string) => void): Promise<unknown>
     unsubscribe(channel: string): Promise<unknown>
     on(event: 'error' | 'ready', listener: (error?: unknown) => void): unknown
+    destroy?(): unknown
   },
   reportError: (error: unknown) => void,
 ): OpenChannels {
@@ -79,7 +89,12 @@ export function classicChannels(
       ready = true
     })
     await connection.connect()
-    return { subscribe: (channel, listener) => connection.subscribe(channel, listener), unsubscribe: (channel) => connection.unsubscribe(channel) }
+    return {
+      subscribe: (channel, listener) => connection.subscribe(channel, listener),
+      unsubscribe: (channel) => connection.unsubscribe(channel),
+      // Its own connection: ended at once, with its reconnection (a shutdown waits for nothing).
+      close: async () => connection.destroy?.(),
+    }
   }
 }
 
@@ -109,14 +124,17 @@ export function shardedChannels(cluster: {
     cluster.on?.('node-disconnect', (node) => lost.add(address(node)))
     cluster.on?.('node-ready', (node) => lost.delete(address(node)) && missed())
     const listening = new Map<string, (message: string) => void>()
+    const retries = new Set<ReturnType<typeof setTimeout>>()
     const again = (channel: string, waitMs: number) => {
       const timer = setTimeout(() => {
+        retries.delete(timer)
         const listener = listening.get(channel)
         // The same listener node-redis may have moved already: subscribed once, on the slot's master now.
         if (listener) subscribe(channel, listener).then(missed, () => again(channel, Math.min(2 * waitMs, 2000)))
       }, waitMs)
       // A retry never keeps the process alive.
       ;(timer as { unref?: () => void }).unref?.()
+      retries.add(timer)
     }
     cluster.on?.('sharded-channel-moved-error', (_error, channel) => again(channel, 100))
     // Each master's subscribing connection, told when one of its channels moved away (node-redis makes them as needed).
@@ -136,6 +154,14 @@ export function shardedChannels(cluster: {
     return {
       subscribe: (channel, listener) => (listening.set(channel, listener), subscribe(channel, listener)),
       unsubscribe: (channel) => (listening.delete(channel), cluster.sUnsubscribe(channel)),
+      // The cluster client is the application's (it closes it): only this store's channels and retries end.
+      close: async () => {
+        for (const timer of retries) clearTimeout(timer)
+        retries.clear()
+        const channels = [...listening.keys()]
+        listening.clear()
+        await Promise.allSettled(channels.map((channel) => cluster.sUnsubscribe(channel)))
+      },
     }
   }
 }

@@ -49,6 +49,8 @@ export interface RedisSubscriberClient {
   unsubscribe(channel: string, listener?: (message: string) => void): Promise<unknown>
   /** 'error' as on the client; 'ready' each time the connection is (again) ready, when messages may have been missed. */
   on(event: 'error' | 'ready', listener: (error?: unknown) => void): unknown
+  /** Ends the connection at once, its reconnection too (node-redis's `destroy`): `close()` calls it. */
+  destroy?(): unknown
 }
 
 export interface RedisStoreOptions {
@@ -74,7 +76,7 @@ export function redisStore(client: RedisEvalClient | RedisClusterClient, { prefi
   const cluster = isCluster(client)
   client.on?.('error', reportError)
   if (cluster) client.on?.('node-error', reportError)
-  const subscribe = redisSubscriptions(cluster ? shardedChannels(client) : classicChannels(() => client.duplicate(), reportError), prefix)
+  const { subscribe, close } = redisSubscriptions(cluster ? shardedChannels(client) : classicChannels(() => client.duplicate(), reportError), prefix)
   const batch = redisBatch(client, prefix, cluster)
   const one = async (operation: StoreOperation) => (await batch([operation]))[0]
   return {
@@ -92,6 +94,7 @@ export function redisStore(client: RedisEvalClient | RedisClusterClient, { prefi
     },
     batch,
     subscribe,
+    close,
   }
 }
 

@@ -59,6 +59,11 @@ export interface ProxyStore {
    * read's answer may show an earlier status for a moment after an end landed meanwhile.
    */
   batch?(operations: readonly StoreOperation[]): Promise<unknown[]>
+  /**
+   * Optional: ends what the store opened itself (its subscribing connection, its retries), so a
+   * process can exit; the client it was given stays the application's to close. `proxy.close()` calls it.
+   */
+  close?(): Promise<void>
 }
 
 /** One of a store's operations, as `batch` takes it. */
@@ -244,5 +249,6 @@ export function guardStore(store: ProxyStore, limitMs: number): ProxyStore {
     subscribe: guard(store.subscribe.bind(store), (stop) => stop()),
     // Only where the store has one: a batch is then one atomic step, which a job's status relies on (jobWrite).
     batch: store.batch && guard(store.batch.bind(store)),
+    close: async () => store.close?.(),
   }
 }
