@@ -35,7 +35,7 @@ const serverLayer = layer('server', ['tools/index.js', 'tools/internal.js'], 'se
 
 export default defineConfig([
   // Build output and generated files: not ours to lint.
-  globalIgnores(['dist/', 'storybook-static/', 'coverage/', 'public/mockServiceWorker.js', 'examples/*/.next/', 'examples/*/next-env.d.ts']),
+  globalIgnores(['dist/', 'storybook-static/', 'coverage/', 'public/mockServiceWorker.js', 'examples/*/.next/', 'scripts/size/next-app/.next/', 'examples/*/next-env.d.ts']),
   js.configs.recommended,
   tseslint.configs.recommended,
   reactHooks.configs.flat.recommended,

@@ -1,115 +1,103 @@
 // `npm run size`: what each import costs a partner's page, measured on the BUILT dist/ (run `npm run
-// build` first), the way a bundler ships it: esbuild, minified, code split, peers external. For each
-// import it prints the first load (the entry chunk and every chunk it imports statically, gzip -9 of
-// each, summed) and every lazy chunk (reached only by `import()`), then what each module costs
-// (minified bytes per input, from esbuild's metafile). It exits 1 when an import grows past its limit
-// or a lazy chunk past its budget, or when
-// a browser import pulls in anything from the server or the mock.
+// build` first) by the three bundlers partners build with, each minified and code split, gzip -9:
+// - esbuild (scripts/size/esbuild.mjs) and Vite 8 with Rolldown (scripts/size/vite.mjs): the import
+//   re-exported from a page module, peers external; the first load is the entry chunk and every
+//   chunk it imports statically, a lazy chunk one reached only by `import()`;
+// - Next.js 16's production build (scripts/size/next.mjs, which says how its output is read): one
+//   page per import in one app (scripts/size/next-app, installed there on first use), built once,
+//   React's and Next's own chunks and bytes left out as peers are left out above.
+// For each import and bundler it prints the first load and the largest lazy chunk, then what each
+// module of esbuild's first load costs (minified bytes; `--modules`: every chunk on every bundler).
+// `--bundlers=esbuild,vite` measures only those. It exits 1 when, on any bundler, a first load is
+// over its budget (DESIGN.md "First load") or a lazy chunk over LAZY; when esbuild's first load
+// grows more than 1% over its baseline; or when a browser import carries server or mock code. A
+// bundler listed in NOT_YET is held to its ceiling there instead, and reported as over the budget.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join, relative } from 'node:path'
-import { gzipSync } from 'node:zlib'
-import { build } from 'esbuild'
+import { basename, join } from 'node:path'
+import { costs, imports, kB, moduleName } from './size/entries.mjs'
+import { measureEsbuild } from './size/esbuild.mjs'
+import { measureNext } from './size/next.mjs'
+import { measureVite } from './size/vite.mjs'
 
 const pkg = JSON.parse(readFileSync('package.json', 'utf8'))
 const peers = Object.keys(pkg.peerDependencies ?? {})
-const kB = (bytes) => `${(bytes / 1000).toFixed(2)} kB`
 
-// gzip bytes; measured when set
-const LIMITS = { client: 6100, hook: 9950, runner: 20900, all: 22700 }
-// The budgets of DESIGN.md "First load" (`budget`), and what each import may not grow past on the
-// way there (`limit`: today's first load, lowered as it falls, never raised); every lazy chunk of
-// every import ≤ LAZY.
+// gzip bytes, by Next.js page name. `budget`: DESIGN.md "First load", on every bundler. `baseline`:
+// esbuild's first load when the three bundlers were first measured; esbuild's may grow 1% over it.
+const BUDGET = { client: 7000, hook: 10000, runner: 21000, all: 26000 }
+const BASELINE = { client: 6060, hook: 9910, runner: 20840, all: 22680 }
 const LAZY = 8000
-const checks = [
-  { name: "{ createToolsClient } from '/client'", from: 'dist/entries/client.js', names: '{ createToolsClient }', budget: 7000, limit: LIMITS.client },
-  { name: 'provider + one hook', from: 'dist/entries/index.js', names: '{ ToolsProvider, useValuationReport }', budget: 10000, limit: LIMITS.hook },
-  { name: 'provider + <ToolRunner>', from: 'dist/entries/index.js', names: '{ ToolsProvider, ToolRunner }', budget: 21000, limit: LIMITS.runner },
-  { name: 'export *', from: 'dist/entries/index.js', names: '*', budget: 26000, limit: LIMITS.all },
-]
+// Where a bundler does not meet the budget yet: what it measured when first measured, a ceiling no
+// import may grow past while the gap is closed (Turbopack wraps every module, about 15% more, and
+// keeps the whole of zod's schemas in the checks' chunk). Remove a row once its budget holds.
+const NOT_YET = { next: { client: 7100, hook: 11310, runner: 23740, all: 25980, lazy: 15860 } }
+const ratchet = (page) => Math.round(BASELINE[page] * 1.01)
 // A browser chunk holding any of these carries server-side code to a page.
-const serverOnly = /(^|\/)dist\/(server|mock)\//
+const serverOnly = /^(server|mock)\//
 
-function entrySource({ from, names }) {
-  const path = JSON.stringify(join(process.cwd(), from))
-  return names === '*' ? `export * from ${path}` : `export ${names} from ${path}`
+const flag = process.argv.find((arg) => arg.startsWith('--bundlers='))
+const chosen = flag ? flag.slice('--bundlers='.length).split(',') : ['esbuild', 'vite', 'next']
+const verbose = process.argv.includes('--modules')
+
+/** Each bundler's chunks for each import: a Map by page name. */
+async function measureAll(dir) {
+  const each = async (measure) => new Map(await Promise.all(imports.map(async (check) => [check.page, await measure(check, { dir, peers })])))
+  const bundlers = { esbuild: () => each(measureEsbuild), vite: () => each(measureVite), next: () => measureNext(imports, { peers }) }
+  const results = new Map()
+  // One after another: each bundler has the machine to itself.
+  for (const name of chosen) results.set(name, await bundlers[name]())
+  return results
 }
 
-/** One import bundled as a page's bundler would: its chunks and the modules in each. */
-async function measure(check, dir) {
-  const out = join(dir, check.name.replace(/\W+/g, '_'))
-  const result = await build({
-    stdin: { contents: entrySource(check), resolveDir: process.cwd(), loader: 'js' },
-    bundle: true,
-    splitting: true,
-    format: 'esm',
-    minify: true,
-    platform: 'browser',
-    outdir: out,
-    metafile: true,
-    external: peers.flatMap((name) => [name, `${name}/*`]),
-    logLevel: 'silent',
-  })
-  const outputs = result.metafile.outputs
-  // The import itself; a chunk reached by import() names its module as an entry point too.
-  const entry = Object.keys(outputs).find((file) => outputs[file].entryPoint === '<stdin>')
-  const first = new Set()
-  const visit = (file) => {
-    if (first.has(file)) return
-    first.add(file)
-    for (const imp of outputs[file].imports) if (imp.kind === 'import-statement' && outputs[imp.path]) visit(imp.path)
+/** One bundler's line for one import, and what in it breaks a rule. */
+function judge(check, bundler, chunks) {
+  const failures = []
+  const first = chunks.filter((chunk) => !chunk.lazy).reduce((sum, chunk) => sum + chunk.gzip, 0)
+  const lazy = chunks.filter((chunk) => chunk.lazy).sort((a, b) => b.gzip - a.gzip)
+  const where = `${check.name} on ${bundler}`
+  const gap = NOT_YET[bundler]
+  const firstLimit = Math.max(BUDGET[check.page], gap ? Math.round(gap[check.page] * 1.01) : 0)
+  const lazyLimit = Math.max(LAZY, gap ? Math.round(gap.lazy * 1.01) : 0)
+  if (first > firstLimit) failures.push(`${where}: first load ${kB(first)} over ${kB(firstLimit)}`)
+  if (bundler === 'esbuild' && first > ratchet(check.page))
+    failures.push(`${where}: first load ${kB(first)} grew more than 1% over ${kB(BASELINE[check.page])}`)
+  for (const chunk of lazy.filter((chunk) => chunk.gzip > lazyLimit))
+    failures.push(`${where}: lazy chunk ${chunk.file} (${costs(chunk.inputs, 1)[0]?.[0]}) ${kB(chunk.gzip)} over ${kB(lazyLimit)}`)
+  const over = first > BUDGET[check.page] || lazy.some((chunk) => chunk.gzip > LAZY)
+  const leaked = chunks.flatMap((chunk) => chunk.inputs.map((i) => moduleName(i.input)).filter((name) => serverOnly.test(name)))
+  if (leaked.length) failures.push(`${where}: server-side code in a browser chunk: ${[...new Set(leaked)].join(', ')}`)
+  const largest = lazy[0] ? `${kB(lazy[0].gzip).padStart(9)}  ${costs(lazy[0].inputs, 1)[0]?.[0]}` : '     none'
+  const ratchetNote = bundler === 'esbuild' ? ` (never past ${kB(ratchet(check.page))})` : ''
+  const mark = failures.length ? '✗' : over ? '!' : '✓'
+  const line = `  ${mark} ${bundler.padEnd(8)} first ${kB(first).padStart(9)}   largest lazy ${largest}${ratchetNote}`
+  return { line, failures, over }
+}
+
+function printModules(chunks, top) {
+  for (const chunk of chunks) {
+    console.log(`      ${chunk.lazy ? 'lazy ' : 'first'} ${kB(chunk.gzip).padStart(9)}  ${basename(chunk.file)}`)
+    for (const [name, bytes] of costs(chunk.inputs, top)) console.log(`      ${String(bytes).padStart(7)} B min  ${name}`)
   }
-  visit(entry)
-  const chunks = Object.keys(outputs)
-    .filter((file) => file.endsWith('.js'))
-    .map((file) => ({
-      file,
-      lazy: !first.has(file),
-      gzip: gzipSync(readFileSync(file), { level: 9 }).length,
-      inputs: Object.entries(outputs[file].inputs).map(([input, { bytesInOutput }]) => ({ input, bytes: bytesInOutput })),
-    }))
-  return { chunks, firstLoad: chunks.filter((c) => !c.lazy).reduce((sum, c) => sum + c.gzip, 0) }
-}
-
-/** A module's name for the table: a package by its name, our own files by their dist path. */
-function moduleName(input) {
-  const nm = input.lastIndexOf('node_modules/')
-  if (nm === -1) return relative(process.cwd(), input).replace(/^dist\//, '')
-  const rest = input.slice(nm + 'node_modules/'.length).split('/')
-  return rest[0].startsWith('@') ? `${rest[0]}/${rest[1]}` : rest[0]
-}
-
-function costs(chunk, top) {
-  const byModule = new Map()
-  for (const { input, bytes } of chunk.inputs) {
-    const name = moduleName(input)
-    byModule.set(name, (byModule.get(name) ?? 0) + bytes)
-  }
-  return [...byModule].sort((a, b) => b[1] - a[1]).slice(0, top)
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'size-'))
 const failures = []
-const verbose = process.argv.includes('--modules')
+const notYet = []
 try {
-  for (const check of checks) {
-    const { chunks, firstLoad } = await measure(check, dir)
-    const over = firstLoad > check.limit
-    if (over) failures.push(`${check.name}: first load ${kB(firstLoad)} grew past ${kB(check.limit)}`)
-    const goal = firstLoad > check.budget ? `${kB(firstLoad - check.budget)} over the budget of ${kB(check.budget)}` : `within the budget of ${kB(check.budget)}`
-    console.log(`\n${over ? '✗' : '✓'} ${check.name}: first load ${kB(firstLoad)} (never past ${kB(check.limit)}; ${goal})`)
-    for (const chunk of chunks) {
-      const mods = chunk.inputs.map((i) => relative(process.cwd(), i.input))
-      const leaked = mods.filter((m) => serverOnly.test(m))
-      if (leaked.length) failures.push(`${check.name}: server-side code in a browser chunk: ${leaked.join(', ')}`)
-      if (chunk.lazy && chunk.gzip > LAZY) failures.push(`${check.name}: lazy chunk ${kB(chunk.gzip)} over ${kB(LAZY)}`)
-      const main = costs(chunk, 1)[0]?.[0] ?? ''
-      console.log(`  ${chunk.lazy ? 'lazy ' : 'first'} ${kB(chunk.gzip).padStart(9)}  ${chunk.lazy ? main : ''}`)
-      if (verbose || !chunk.lazy) {
-        for (const [name, bytes] of costs(chunk, verbose ? Infinity : 12)) {
-          console.log(`      ${String(bytes).padStart(7)} B min  ${name}`)
-        }
-      }
+  const results = await measureAll(dir)
+  for (const check of imports) {
+    console.log(`\n${check.name}: first load ≤ ${kB(BUDGET[check.page])}, each lazy chunk ≤ ${kB(LAZY)}`)
+    for (const [bundler, byPage] of results) {
+      const judged = judge(check, bundler, byPage.get(check.page))
+      console.log(judged.line)
+      failures.push(...judged.failures)
+      if (judged.over && !judged.failures.length) notYet.push(`${check.name} on ${bundler}`)
+    }
+    for (const [bundler, byPage] of results) {
+      const chunks = byPage.get(check.page).filter((chunk) => verbose || (bundler === 'esbuild' && !chunk.lazy))
+      if (chunks.length) console.log(`    ${bundler}, by module:`)
+      printModules(chunks, verbose ? Infinity : 12)
     }
   }
 } finally {
@@ -119,5 +107,6 @@ if (failures.length) {
   console.error(`\nnpm run size failed:\n  ${failures.join('\n  ')}`)
   process.exit(1)
 }
-const unmet = checks.filter((check) => check.limit > check.budget).length
-console.log(unmet ? `\nno import grew; ${unmet} of ${checks.length} still over the design's budget` : '\nevery budget holds')
+if (notYet.length) console.log(`\n! over the design's budget, held under its ceiling (NOT_YET) until the gap is closed:\n  ${notYet.join('\n  ')}`)
+const held = chosen.filter((bundler) => !notYet.some((where) => where.endsWith(` on ${bundler}`)))
+console.log(`\nevery budget holds on ${held.join(', ') || 'no bundler'}`)

@@ -6,13 +6,15 @@ import { asRecord } from './record.js'
 import { linksIn, malformed, readBody, requestIdOf } from './response.js'
 import { MAX_TIMER, sleep } from './retry.js'
 import { fingerprint } from './runs/fingerprint.js'
+import type { JobsHost } from './jobsHost.js'
+import type { SenderHost } from './senderHost.js'
 
-// What the client's chunks (the sender, send.ts; the jobs, jobs.ts) use of its first load, handed
-// to them as they load rather than imported: a code-splitting bundler puts a module that both a
-// page's first load and a chunk import into a third chunk, one more request with its own overhead,
-// on every page. A plain object, not a module namespace, which a bundler would build with a helper
-// of its own.
-export const chunkKit = {
+// The first load's side of two lazy boundaries, each declared as a type of its own: the sender's
+// chunk gets it as its SenderHost, the jobs' chunk as its JobsHost. Handed over, not imported: a
+// code-splitting bundler puts a module that both a page's first load and a chunk import into a
+// third chunk, one more request on every page. One plain object for both (not a module namespace,
+// which a bundler would build with a helper of its own).
+export const chunkKit: SenderHost & JobsHost = {
   ToolsError,
   abortError,
   isToolsError,
@@ -28,5 +30,3 @@ export const chunkKit = {
   loadUploads,
   MAX_TIMER,
 }
-
-export type ChunkKit = typeof chunkKit

@@ -1,6 +1,6 @@
 import type { CallOptions, Job, ToolDefinition } from './definition.js'
 import type { JobWatcher } from './events.js'
-import type { ChunkKit } from './chunkKit.js'
+import type { JobsHost } from './jobsHost.js'
 import type { PageStream } from './pageStream.js'
 import { pollDelay } from './pollDelay.js'
 import type { ClientSettings } from './settings.js'
@@ -30,7 +30,7 @@ export interface JobReader {
  * A job exists from here on: every failure names it, so `wait(tool, jobId)` can take it up again.
  */
 export async function followJob(
-  parts: { settings: ClientSettings; stream: PageStream; reader: JobReader; kit: ChunkKit },
+  parts: { settings: ClientSettings; stream: PageStream; reader: JobReader; kit: JobsHost },
   { id, jobId, fresh, requestId }: { id: string; jobId: string; fresh: boolean; requestId?: string },
   opts: CallOptions,
 ): Promise<Job> {

@@ -1,13 +1,13 @@
 import type { CallOptions, Job } from './definition.js'
 import type { JobReader } from './follow.js'
-import type { ChunkKit } from './chunkKit.js'
+import type { JobsHost } from './jobsHost.js'
 import type { PageStream } from './pageStream.js'
 import type { Send } from './send.js'
 import type { ClientSettings } from './settings.js'
 
 /** Reading a job: one free GET, or a pushed read, made a Job with its phase and result links. */
 export function createJobReader(
-  { settings, stream, send, kit }: { settings: ClientSettings; stream: PageStream; send: Send; kit: ChunkKit },
+  { settings, stream, send, kit }: { settings: ClientSettings; stream: PageStream; send: Send; kit: JobsHost },
   jobTool: JobReader['jobTool'],
 ): JobReader {
   const { asRecord, linksIn, malformed, readBody, requestIdOf } = kit

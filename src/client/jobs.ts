@@ -1,7 +1,7 @@
 import type { CallOptions, Job } from './definition.js'
 import { followJob, type JobReader } from './follow.js'
-import type { ChunkKit } from './chunkKit.js'
 import { createJobReader } from './jobReader.js'
+import type { JobsHost } from './jobsHost.js'
 import type { PageStream } from './pageStream.js'
 import type { Send } from './send.js'
 import type { ClientSettings } from './settings.js'
@@ -14,12 +14,12 @@ export interface FollowedJob {
   requestId?: string
 }
 
-/** What the jobs' code works with: the client's settings, stream and sender, and the kit it shares. */
+/** What the jobs' code works with: the client's settings, stream and sender, and what it gets of the first load (JobsHost). */
 export interface JobParts {
   settings: ClientSettings
   stream: PageStream
   send: Send
-  kit: ChunkKit
+  kit: JobsHost
 }
 
 /**

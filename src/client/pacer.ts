@@ -1,6 +1,6 @@
-import type { ChunkKit } from './chunkKit.js'
 import { openPaceChannel } from './paceChannel.js'
 import { createPaceRate } from './paceRate.js'
+import type { SenderHost } from './senderHost.js'
 
 /**
  * One pace for every request of a key. A 429 pauses them all until its Retry-After (plus a
@@ -32,7 +32,7 @@ export interface TakeOptions {
 /** The line requests wait in: calls first, then reads, each in arrival order. */
 interface Line {
   queue: Ticket[]
-  abortError: ChunkKit['abortError']
+  abortError: SenderHost['abortError']
   /** Lets go whoever may leave now. */
   pump(): void
   /** Tells each held request when it should leave. */
@@ -69,7 +69,7 @@ function enqueue({ queue, pump, tell, abortError }: Line, call: boolean, options
 }
 
 export function createPacer(
-  { abortError, MAX_TIMER }: Pick<ChunkKit, 'abortError' | 'MAX_TIMER'>,
+  { abortError, MAX_TIMER }: Pick<SenderHost, 'abortError' | 'MAX_TIMER'>,
   channelName?: string,
   random = Math.random,
 ) {

@@ -1,8 +1,8 @@
-import type { ChunkKit } from './chunkKit.js'
 import type { ToolDefinition } from './definition.js'
 import type { ToolsError, ToolsErrorKind } from './errors.js'
 import type { Interpretation } from './interpret.js'
 import type { RetryPolicy } from './retry.js'
+import type { SenderHost } from './senderHost.js'
 
 // What a refused request means: its typed error, and when to try again. Part of the sender's chunk.
 
@@ -43,7 +43,7 @@ const KIND_BY_STATUS: Record<number, ToolsErrorKind> = {
  * status's usual kind. A 429 waits its Retry-After, else `backoff()`.
  */
 export function errorFromResponse(
-  { ToolsError, requestIdOf }: Pick<ChunkKit, 'ToolsError' | 'requestIdOf'>,
+  { ToolsError, requestIdOf }: Pick<SenderHost, 'ToolsError' | 'requestIdOf'>,
   response: Response,
   body: unknown,
   interpret: Interpretation,

@@ -1,9 +1,9 @@
-import type { ChunkKit } from './chunkKit.js'
 import type { CallOptions, ToolDefinition, Waiting } from './definition.js'
 import type { ToolsError } from './errors.js'
 import { requestHeaders } from './headers.js'
 import { createPacer, type Pacer } from './pacer.js'
 import type { PageStream } from './pageStream.js'
+import type { SenderHost } from './senderHost.js'
 import { backoff, errorFromResponse } from './refusals.js'
 import type { ClientSettings } from './settings.js'
 import { transmit } from './transport.js'
@@ -11,7 +11,8 @@ import { transmit } from './transport.js'
 export { requestHeaders }
 
 // A chunk of its own, fetched as a page goes idle and awaited by the first request: it takes what
-// it shares with the first load from the kit (chunkKit.ts), so no bundler splits a third chunk off.
+// it shares with the first load from its host (SenderHost, senderHost.ts), so no bundler splits a
+// third chunk off.
 
 /** What a tool call adds to a request: it is a POST, with a body and an Idempotency-Key. */
 export interface Post {
@@ -32,7 +33,7 @@ function waitTeller(onWait: CallOptions['onWait']) {
   }
 }
 
-const pausedTooLong = (ToolsError: ChunkKit['ToolsError'], name: string | undefined, until: number) =>
+const pausedTooLong = (ToolsError: SenderHost['ToolsError'], name: string | undefined, until: number) =>
   new ToolsError('rate-limit', `${name ?? 'artifact'}: 429 rate-limit: paused past the wait budget`, {
     status: 429,
     tool: name,
@@ -45,7 +46,7 @@ const pausedTooLong = (ToolsError: ChunkKit['ToolsError'], name: string | undefi
  * request of its key, and retries as its kind allows: a 429 while its wait budget lasts, a 5xx or
  * a lost connection `retries` times (a lost one waits for the device to come online).
  */
-export function createSender(settings: ClientSettings, stream: PageStream, kit: ChunkKit) {
+export function createSender(settings: ClientSettings, stream: PageStream, kit: SenderHost) {
   const { policy, interpret } = settings
   const { ToolsError, abortError, isToolsError, pagePresence, readBody, sleep, fingerprint } = kit
   // One pacer per key, named by its fingerprint: the key itself is kept nowhere.

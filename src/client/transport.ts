@@ -1,5 +1,5 @@
-import type { ChunkKit } from './chunkKit.js'
 import type { UploadProgress } from './definition.js'
+import type { SenderHost } from './senderHost.js'
 
 export interface TransportRequest {
   method: 'GET' | 'POST'
@@ -19,7 +19,7 @@ export interface TransportRequest {
 export async function transmit(
   request: TransportRequest,
   fetchImpl: typeof fetch | undefined,
-  loadUploads: ChunkKit['loadUploads'],
+  loadUploads: SenderHost['loadUploads'],
 ): Promise<Response> {
   const { method, url, headers, body, signal, onUploadProgress } = request
   if (body instanceof FormData && onUploadProgress && typeof XMLHttpRequest === 'function' && !fetchImpl) {

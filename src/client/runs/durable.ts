@@ -2,7 +2,7 @@ import type { CallOptions, Job, Result } from '../definition.js'
 import type { ToolsError } from '../errors.js'
 import type { JournalStore, Run, WebStorage } from './journal.js'
 import type { RunClient } from './runRecord.js'
-import type { RunKit } from './runKit.js'
+import type { RunsHost } from './runsHost.js'
 
 /** What a client needs to keep its runs: where, and whose they are (the client's own configuration). */
 export interface DurableOptions {
@@ -25,7 +25,7 @@ export interface ResumedRun<T extends string = string> {
  * forgotten once its end is seen, so a process killed at any moment and started again with the
  * same journal finishes it with one bill (`resume`, or `run` with the same input).
  */
-export function durableRuns(kit: RunKit, client: RunClient, deferred: (tool: string) => boolean, options: DurableOptions) {
+export function durableRuns(kit: RunsHost, client: RunClient, deferred: (tool: string) => boolean, options: DurableOptions) {
   const { issue, isToolsError, toToolsError, validationError, isTerminal, fingerprint, createJournal, journalStore, submit } = kit
   const journal = createJournal(journalStore(options.journal))
   // Computed from the configuration given, never read back out of the client.
@@ -58,7 +58,7 @@ export function durableRuns(kit: RunKit, client: RunClient, deferred: (tool: str
   async function run(tool: string, input: unknown, opts: CallOptions = {}): Promise<Result | Job> {
     if (!deferred(tool)) return client.run(tool, input, opts)
     const intent = { input, idempotencyKey: opts.idempotencyKey, signal: opts.signal ?? new AbortController().signal, client }
-    const context = { ...opts, tool, journal, holder: { current: undefined }, show: () => undefined, kit }
+    const context = { ...opts, tool, journal, holder: { current: undefined }, show: () => undefined }
     const journaled = (await submit({ ...intent, fingerprint: await own() }, context)) as Run
     return finish(journaled, opts)
   }

@@ -5,7 +5,6 @@ import { isTerminal } from '../phase.js'
 import { belongsTo } from './fingerprint.js'
 import type { Journal, Run, RunPhase } from './journal.js'
 import { resumable, saveRun, type Journaled } from './runRecord.js'
-import { runKit } from './runKit.js'
 import { submit, type Intent } from './submit.js'
 import type { CallState, RunSnapshot } from './view.js'
 
@@ -99,7 +98,6 @@ export class RunObserver {
       onUploadProgress: (uploadProgress) => this.#set({ uploadProgress }),
       onWait: (callWaiting) => this.#set({ callWaiting }),
       presence,
-      kit: runKit,
     })
   }
 

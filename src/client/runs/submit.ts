@@ -1,6 +1,8 @@
 import type { Job, Presence, Result, UploadProgress, Waiting } from '../definition.js'
+import { toToolsError } from '../errors.js'
+import { newIdempotencyKey } from '../ids.js'
+import { isTerminal } from '../phase.js'
 import type { Journal, Run } from './journal.js'
-import type { RunKit } from './runKit.js'
 import { saveRun, splitInput, tagOf, type Journaled, type RunClient } from './runRecord.js'
 
 /** One call as asked for, with the client and fingerprint of the key at that moment. */
@@ -24,8 +26,6 @@ export interface SubmitContext {
   onUploadProgress?(progress: UploadProgress): void
   onWait?(waiting: Waiting | null): void
   presence?: Presence
-  /** The first load's helpers (durable runs are a chunk of their own). */
-  kit: Pick<RunKit, 'toToolsError' | 'isTerminal' | 'newIdempotencyKey'>
 }
 
 /**
@@ -50,7 +50,7 @@ export async function submit(intent: Intent, context: SubmitContext): Promise<Ru
     show(run)
     return run
   } catch (cause) {
-    const error = context.kit.toToolsError(cause, tool)
+    const error = toToolsError(cause, tool)
     // The service may have taken the call after an abort (of a whole upload) or a network or
     // server error: the run stays, set aside if aborted. A refusal or a cut upload billed nothing.
     if (error.kind === 'aborted' && sent.loaded >= sent.total) await saveRun(journal, holder, run, { seen: true })
@@ -60,21 +60,20 @@ export async function submit(intent: Intent, context: SubmitContext): Promise<Ru
 }
 
 /** An unfinished run of the same input and file: the same intent, sent again with its key. */
-async function earlier({ input, idempotencyKey, fingerprint }: Intent, { tool, tag, journal, kit }: SubmitContext) {
+async function earlier({ input, idempotencyKey, fingerprint }: Intent, { tool, tag, journal }: SubmitContext) {
   const parts = splitInput(input)
   const described = JSON.stringify([parts.input, parts.file])
   return (await (journal as Journal).list(fingerprint)).find(
     (run) =>
       run.tool === tool &&
       tagOf(run) === tag &&
-      !kit.isTerminal(run.phase) &&
+      !isTerminal(run.phase) &&
       (idempotencyKey ?? run.idempotencyKey) === run.idempotencyKey &&
       JSON.stringify([run.input, run.file]) === described,
   )
 }
 
-function newRun({ input, idempotencyKey, fingerprint }: Intent, { tool, tag, kit }: SubmitContext): Omit<Run, 'updatedAt'> {
-  const { newIdempotencyKey } = kit
+function newRun({ input, idempotencyKey, fingerprint }: Intent, { tool, tag }: SubmitContext): Omit<Run, 'updatedAt'> {
   return {
     id: newIdempotencyKey(),
     tool,
