@@ -1,5 +1,5 @@
 'use client'
-import type { ForwardedRef, MouseEvent } from 'react'
+import { useId, type ForwardedRef, type MouseEvent } from 'react'
 import { isToolsError, useToolsContext, type ToolsErrorKind, type ValidationIssue } from '../react/index.js'
 import { proxyRefusalOf } from '../react/index.js'
 import { cx, withRef, type RootProps } from './classNames.js'
@@ -72,6 +72,8 @@ export const ErrorNotice = withRef(function ErrorNotice(
   const action = resetAt === undefined ? text.action : messages.proxy.userLimit.again(format.dateTime(resetAt))
   const billingLink = kind === 'billing' && !refusal ? billingUrl : undefined
   const offersRetry = Boolean(onRetry) && remedyOf(error, client.interpret) === 'retry'
+  // The wait's line says why "Try again" is disabled: the button's description while it is.
+  const actionId = `${useId()}-action`
 
   return (
     <div
@@ -92,7 +94,7 @@ export const ErrorNotice = withRef(function ErrorNotice(
         {detail && <p className="ct-error-notice__detail">{messages.errors.serviceSaid(detail)}</p>}
         {toolsError?.kind === 'validation' && <IssueList issues={toolsError.issues} fieldId={fieldId} />}
         {/* A rate limit's wait ticks every second: kept out of the alert's announcements, read on demand instead. */}
-        <p className="ct-error-notice__action" aria-live={retryAfter === undefined ? undefined : 'off'}>
+        <p className="ct-error-notice__action" id={actionId} aria-live={retryAfter === undefined ? undefined : 'off'}>
           {retryAfter === undefined
             ? action
             : waiting
@@ -103,7 +105,11 @@ export const ErrorNotice = withRef(function ErrorNotice(
           <p className="ct-error-notice__meta">{messages.errors.requestId(toolsError.requestId)}</p>
         )}
         {(billingLink || offersRetry) && (
-          <NoticeActions billingLink={billingLink} onRetry={offersRetry ? onRetry : undefined} waiting={waiting} />
+          <NoticeActions
+            billingLink={billingLink}
+            onRetry={offersRetry ? onRetry : undefined}
+            waitId={waiting ? actionId : undefined}
+          />
         )}
       </div>
       {onDismiss && (
@@ -154,8 +160,8 @@ function focusField(event: MouseEvent<HTMLAnchorElement>, id: string) {
   field.focus()
 }
 
-/** The notice's ways on: the billing page's link, "Try again" (disabled while a wait counts down). */
-function NoticeActions({ billingLink, onRetry, waiting }: { billingLink?: string; onRetry?: () => void; waiting: boolean }) {
+/** The notice's ways on: the billing page's link, "Try again" (disabled while a wait counts down, described by the wait's line). */
+function NoticeActions({ billingLink, onRetry, waitId }: { billingLink?: string; onRetry?: () => void; waitId?: string }) {
   const messages = useCoreMessages()
   return (
     <div className="ct-error-notice__actions">
@@ -167,7 +173,7 @@ function NoticeActions({ billingLink, onRetry, waiting }: { billingLink?: string
       {/* Keeps the link and the button apart with no stylesheet. */}
       {billingLink && onRetry && ' '}
       {onRetry && (
-        <button type="button" className="ct-button ct-button--secondary" disabled={waiting} onClick={onRetry}>
+        <button type="button" className="ct-button ct-button--secondary" disabled={Boolean(waitId)} aria-describedby={waitId} onClick={onRetry}>
           {messages.errors.retry}
         </button>
       )}

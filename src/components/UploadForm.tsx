@@ -1,5 +1,5 @@
 'use client'
-import type { ForwardedRef, ReactNode } from 'react'
+import { useId, type ForwardedRef, type ReactNode } from 'react'
 import type { Accept } from 'react-dropzone'
 import { isBusy, useTool, useToolsContext, type FileToolId, type UseToolResult } from '../react/index.js'
 import { loadUploads } from '../react/internal.js'
@@ -63,7 +63,7 @@ export interface UploadFormProps<T extends FileToolId = FileToolId> extends Omit
  * gone while a failure's notice offers "Try again" or when nothing the page offers can help.
  *
  * Classes: `ct-upload-form` and its parts `__drop`, `__file-error`, `__fields`, `__actions`,
- * `__submit`, `__error`, `__result`. `data-state` holds the run's phase (`idle` | `submitting` |
+ * `__submit`, `__reason` (why the button is disabled), `__error`, `__result`. `data-state` holds the run's phase (`idle` | `submitting` |
  * `pending` | `running` | `succeeded` | `failed`).
  *
  * The form's own code is a chunk of its own, fetched with the drop's when a form is first shown
@@ -108,25 +108,29 @@ const parts: UploadFormParts = { FileDrop, FieldError, ErrorNotice, WaitNotice }
 /** The form while its code (and the drop's) comes: locked, with its fields, its button and any wait. */
 function UploadFormStand(props: UploadFormViewProps & { failed: boolean }) {
   const { root, formRef, className, tool, state, children, submitLabel, outcome, messages, action, runFailed, failed } = props
+  const reasonId = `${useId()}-reason`
   return (
     <form {...root} ref={formRef} className={className} data-state={state.phase} aria-busy noValidate onSubmit={(event) => event.preventDefault()}>
       <div className="ct-upload-form__drop">
-        <FileDropStand tool={tool} file={null} onFileChange={() => undefined} failed={failed} />
+        <FileDropStand tool={tool} file={null} onFileChange={() => undefined} failed={failed} aria-describedby={reasonId} />
       </div>
       {children != null && children !== false && (
-        <fieldset className="ct-upload-form__fields" disabled>
+        <fieldset className="ct-upload-form__fields" disabled aria-describedby={reasonId}>
           {children}
         </fieldset>
       )}
       {!failed && <WaitNotice waiting={state.waiting} className="ct-upload-form__wait" />}
       {runFailed && <ErrorNotice className="ct-upload-form__error" error={state.error} onRetry={state.retry} />}
-      {action && (
-        <div className="ct-upload-form__actions">
-          <button type="submit" className="ct-button ct-upload-form__submit" disabled>
+      <div className="ct-upload-form__actions">
+        {action && (
+          <button type="submit" className="ct-button ct-upload-form__submit" disabled aria-describedby={reasonId}>
             {submitLabel ?? messages.runner[action]}
           </button>
-        </div>
-      )}
+        )}
+        <p className="ct-hint ct-upload-form__reason" id={reasonId}>
+          {messages.disabled.loading}
+        </p>
+      </div>
       {outcome}
     </form>
   )

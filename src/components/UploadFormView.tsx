@@ -81,10 +81,13 @@ type DropPartProps = Pick<UploadFormViewProps, 'tool' | 'state' | 'accept' | 'ma
   file: File | null
   onFileChange: (file: File | null) => void
   dropId: string
+  /** The id of the line saying why the form is locked, while it is. */
+  reasonId: string
 }
 
 /** The drop with the file's problem under it, and a word on the file a cut-off run needs again. */
-function DropPart({ tool, state, accept, maxBytes, messages, fileInvalid, inFlight, parts, file, onFileChange, dropId }: DropPartProps) {
+function DropPart(props: DropPartProps) {
+  const { tool, state, accept, maxBytes, messages, fileInvalid, inFlight, parts, file, onFileChange, dropId, reasonId } = props
   const { FileDrop, FieldError } = parts
   const { phase, error, uploadProgress, reset, needsFile, current } = state
   const fileErrorId = `${dropId}-error`
@@ -102,7 +105,7 @@ function DropPart({ tool, state, accept, maxBytes, messages, fileInvalid, inFlig
         onCancel={reset}
         disabled={inFlight}
         id={dropId}
-        aria-describedby={fileInvalid ? fileErrorId : undefined}
+        aria-describedby={[fileInvalid && fileErrorId, inFlight && reasonId].filter(Boolean).join(' ') || undefined}
         invalid={fileInvalid}
       />
       <FieldError className="ct-upload-form__file-error" error={error} field="file" id={fileErrorId} />
@@ -119,14 +122,17 @@ interface SubmitButtonProps {
   buttonRef: Ref<HTMLButtonElement>
   noFile: boolean
   inFlight: boolean
+  /** Why the button is disabled, while it is: shown beside it. */
+  reason: string | undefined
+  reasonId: string
   children: ReactNode
 }
 
 /**
  * The form's button: `disabled` with no file, `aria-disabled` (still focusable, so focus is not
- * lost) while a run is in flight.
+ * lost) while a run is in flight; either way with the reason beside it.
  */
-function SubmitButton({ buttonRef, noFile, inFlight, children }: SubmitButtonProps) {
+function SubmitButton({ buttonRef, noFile, inFlight, reason, reasonId, children }: SubmitButtonProps) {
   return (
     <div className="ct-upload-form__actions">
       <button
@@ -135,11 +141,24 @@ function SubmitButton({ buttonRef, noFile, inFlight, children }: SubmitButtonPro
         className="ct-button ct-upload-form__submit"
         disabled={noFile}
         aria-disabled={inFlight || undefined}
+        aria-describedby={reason && reasonId}
       >
         {children}
       </button>
+      {reason && (
+        <p className="ct-hint ct-upload-form__reason" id={reasonId}>
+          {reason}
+        </p>
+      )}
     </div>
   )
+}
+
+/** Why the form's button is disabled, if it is: a run under way, no file yet, or the file a cut-off run needs again. */
+function disabledReason(messages: CoreMessages, inFlight: boolean, file: File | null, resumed: boolean): string | undefined {
+  if (inFlight) return messages.disabled.running
+  if (!file) return resumed ? messages.disabled.fileAgain : messages.disabled.noFile
+  return undefined
 }
 
 /** The upload form itself: the drop, the caller's fields, the wait, the failure's notice, the button. */
@@ -150,7 +169,9 @@ export function UploadFormView(props: UploadFormViewProps) {
   const { phase, error, waiting, run, reset, retry, needsFile, current } = state
   // A run cut off mid-upload: finishing it sends its own options again, with the file chosen anew.
   const resumed = needsFile ? current : undefined
-  const dropId = `${useId()}-file`
+  const baseId = useId()
+  const dropId = `${baseId}-file`
+  const reasonId = `${baseId}-reason`
   const { submitRef, noticeRef, send } = useSubmitted(phase, error, onSubmitted)
 
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
@@ -174,9 +195,9 @@ export function UploadFormView(props: UploadFormViewProps) {
 
   return (
     <form {...root} ref={formRef} className={className} data-state={phase} aria-busy={inFlight || undefined} noValidate onSubmit={onSubmit}>
-      <DropPart {...props} file={file} onFileChange={onFileChange} dropId={dropId} />
+      <DropPart {...props} file={file} onFileChange={onFileChange} dropId={dropId} reasonId={reasonId} />
       {children != null && children !== false && (
-        <fieldset className="ct-upload-form__fields" disabled={inFlight}>
+        <fieldset className="ct-upload-form__fields" disabled={inFlight} aria-describedby={inFlight ? reasonId : undefined}>
           {children}
         </fieldset>
       )}
@@ -191,7 +212,13 @@ export function UploadFormView(props: UploadFormViewProps) {
         />
       )}
       {action && (
-        <SubmitButton buttonRef={submitRef} noFile={!file} inFlight={inFlight}>
+        <SubmitButton
+          buttonRef={submitRef}
+          noFile={!file}
+          inFlight={inFlight}
+          reason={disabledReason(messages, inFlight, file, Boolean(resumed))}
+          reasonId={reasonId}
+        >
           {submitLabel ?? messages.runner[action]}
         </SubmitButton>
       )}

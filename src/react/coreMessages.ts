@@ -220,6 +220,12 @@ export const enCore: CoreMessages = {
     artifacts: 'Files',
     needsFile: (name) => `The upload of “${name}” was interrupted. Choose the file again to finish it; it will not be paid twice.`,
   },
+  disabled: {
+    running: 'A run is under way: wait for it to finish.',
+    noFile: 'Choose a file to run the tool.',
+    fileAgain: 'Choose the file again to finish the interrupted run.',
+    loading: 'The form is getting ready…',
+  },
   resultFields: {},
 }
 
