@@ -1,5 +1,5 @@
 import '@testing-library/jest-dom/vitest'
-import { render, screen, within } from '@testing-library/react'
+import { fireEvent, render, screen, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import type { ReactNode } from 'react'
 import { renderToString } from 'react-dom/server'
@@ -155,6 +155,38 @@ describe('<ToolRunner>', () => {
     expect(options).toHaveAttribute('aria-invalid', 'true')
     expect(screen.getByText(/This JSON does not parse/)).toBeInTheDocument()
     await drive(user.pointer({ keys: '[/MouseLeft]', target: run }))
+    await until(() => screen.getByRole('region', { name: /: result$/ }))
+    expect(calls()).toHaveLength(1)
+    expect(options).toHaveAttribute('aria-invalid', 'false')
+  })
+
+  it("a check that answers between a tap's release and its click still waits for the click", async () => {
+    const client = createToolsClient({ baseUrl: MOCK_BASE_URL, apiKey: MOCK_KEYS.demo, pollInterval: 10 })
+    const validate = client.validate.bind(client)
+    const pending: (() => void)[] = []
+    vi.spyOn(client, 'validate').mockImplementation(
+      (tool, input) => new Promise((resolve) => pending.push(() => resolve(validate(tool, input)))),
+    )
+    const user = userEvent.setup()
+    render(
+      <ToolsProvider client={client}>
+        <ToolRunner tool="text/generate" />
+      </ToolsProvider>,
+    )
+    const options = screen.getByLabelText(/Options \(JSON\)/)
+    await drive(user.type(options, '{{"prompt": "two rooms"'))
+    await drive(user.tab())
+    for (const answer of pending.splice(0)) answer()
+    await until(() => expect(options).toHaveAttribute('aria-invalid', 'true'))
+    await drive(user.type(options, '}'))
+    const run = screen.getByRole('button', { name: 'Run' })
+    // A tap: the release, then its click a turn later; the fix's check answers in between.
+    fireEvent.pointerDown(run)
+    fireEvent.pointerUp(run)
+    for (const answer of pending.splice(0)) answer()
+    await advance(50)
+    expect(options).toHaveAttribute('aria-invalid', 'true')
+    fireEvent.click(run)
     await until(() => screen.getByRole('region', { name: /: result$/ }))
     expect(calls()).toHaveLength(1)
     expect(options).toHaveAttribute('aria-invalid', 'false')

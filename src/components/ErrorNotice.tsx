@@ -98,7 +98,7 @@ export const ErrorNotice = withRef(function ErrorNotice(
           {retryAfter === undefined
             ? action
             : waiting
-              ? rateLimitText.wait(format.duration(Math.ceil(remaining / 1000) * 1000))
+              ? rateLimitText.wait(format.duration(waitShown(remaining)))
               : rateLimitText.ready}
         </p>
         {toolsError?.requestId && (
@@ -125,6 +125,14 @@ export const ErrorNotice = withRef(function ErrorNotice(
     </div>
   )
 })
+
+/**
+ * The wait to write, in whole seconds: its Retry-After first ("5 sec" for a wait of 5 s and the
+ * pacer's jitter, never "6 sec"), then each second as it passes, and never "0 sec" while it lasts.
+ */
+function waitShown(remaining: number): number {
+  return Math.max(1000, Math.round(remaining / 1000) * 1000)
+}
 
 /** A validation error's problems, one line each naming its field; a link to the field when its id is known. */
 function IssueList({ issues, fieldId }: { issues: readonly ValidationIssue[]; fieldId: ErrorNoticeProps['fieldId'] }) {
