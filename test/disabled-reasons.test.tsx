@@ -67,17 +67,17 @@ describe('a disabled control says why', () => {
     expect(run).not.toHaveAccessibleDescription()
     await drive(user.click(run))
     await until(() => expect(run).toBeDisabled())
-    expectReasonShown(run, 'A run is under way: wait for it to finish.')
+    expectReasonShown(run, 'Running: wait for it to end.')
     const field = screen.getByLabelText(/Listing ID/)
     expect(field).toBeDisabled()
-    expect(field).toHaveAccessibleDescription(/A run is under way: wait for it to finish\./)
+    expect(field).toHaveAccessibleDescription(/Running: wait for it to end\./)
   })
 
   it('<UploadForm>: Run with no file yet', () => {
     render(<UploadForm tool="photo/enhance" />, { wrapper: Provider })
     const run = screen.getByRole('button', { name: 'Run' })
     expect(run).toBeDisabled()
-    expectReasonShown(run, 'Choose a file to run the tool.')
+    expectReasonShown(run, 'Choose a file first.')
   })
 
   it('<UploadForm>: "Run" after a reload mid-upload, until the file is chosen again', async () => {
@@ -86,7 +86,7 @@ describe('a disabled control says why', () => {
     const { container } = render(<UploadForm tool="photo/enhance" state={state} />, { wrapper: Provider })
     const run = screen.getByRole('button', { name: 'Run' })
     expect(run).toBeDisabled()
-    expectReasonShown(run, 'Choose the file again to finish the interrupted run.')
+    expectReasonShown(run, 'The upload of “room.png” was interrupted. Choose the file again to finish it; it will not be paid twice.')
     await drive(user.upload(container.querySelector<HTMLInputElement>('input[type="file"]')!, pngFile('room.png')))
     expect(run).toBeEnabled()
     expect(run).not.toHaveAccessibleDescription()
@@ -101,10 +101,10 @@ describe('a disabled control says why', () => {
     )
     const run = screen.getByRole('button', { name: 'Run' })
     expect(run).toHaveAttribute('aria-disabled', 'true')
-    expectReasonShown(run, 'A run is under way: wait for it to finish.')
+    expectReasonShown(run, 'Running: wait for it to end.')
     const drop = screen.getByRole('button', { name: /Drag a file here/ })
     expect(drop).toBeDisabled()
-    expect(drop).toHaveAccessibleDescription(/A run is under way: wait for it to finish\./)
+    expect(drop).toHaveAccessibleDescription(/Running: wait for it to end\./)
   })
 
   it('<ErrorNotice>: Try again while a rate limit counts down', () => {

@@ -52,11 +52,11 @@ export interface FileDropProps {
 export type FileDropState = 'idle' | 'dragging' | 'selected' | 'rejected' | 'uploading' | 'disabled'
 
 /** The drop area while its code comes: the same prompt, locked; offline, the wait for the connection (also the upload form's, while its own code comes). */
-export function FileDropStand({ id, className, failed, 'aria-describedby': describedBy }: FileDropProps & { failed: boolean }) {
+export function FileDropStand({ id, className, failed }: FileDropProps & { failed: boolean }) {
   const messages = useCoreMessages()
   return (
     <div className={cx('ct-file-drop', className)} data-state="loading" aria-busy={!failed || undefined}>
-      <button type="button" id={id} className="ct-file-drop__zone" disabled aria-describedby={describedBy}>
+      <button type="button" id={id} className="ct-file-drop__zone" disabled>
         <UploadIcon className="ct-file-drop__icon" />
         <br />
         <span className="ct-file-drop__prompt">{messages.upload.drop}</span>

@@ -1,5 +1,5 @@
 'use client'
-import { useId, type ForwardedRef, type ReactNode } from 'react'
+import type { ForwardedRef, ReactNode } from 'react'
 import type { Accept } from 'react-dropzone'
 import { isBusy, useTool, useToolsContext, type FileToolId, type UseToolResult } from '../react/index.js'
 import { loadUploads } from '../react/internal.js'
@@ -108,29 +108,25 @@ const parts: UploadFormParts = { FileDrop, FieldError, ErrorNotice, WaitNotice }
 /** The form while its code (and the drop's) comes: locked, with its fields, its button and any wait. */
 function UploadFormStand(props: UploadFormViewProps & { failed: boolean }) {
   const { root, formRef, className, tool, state, children, submitLabel, outcome, messages, action, runFailed, failed } = props
-  const reasonId = `${useId()}-reason`
   return (
     <form {...root} ref={formRef} className={className} data-state={state.phase} aria-busy noValidate onSubmit={(event) => event.preventDefault()}>
       <div className="ct-upload-form__drop">
-        <FileDropStand tool={tool} file={null} onFileChange={() => undefined} failed={failed} aria-describedby={reasonId} />
+        <FileDropStand tool={tool} file={null} onFileChange={() => undefined} failed={failed} />
       </div>
       {children != null && children !== false && (
-        <fieldset className="ct-upload-form__fields" disabled aria-describedby={reasonId}>
+        <fieldset className="ct-upload-form__fields" disabled>
           {children}
         </fieldset>
       )}
       {!failed && <WaitNotice waiting={state.waiting} className="ct-upload-form__wait" />}
       {runFailed && <ErrorNotice className="ct-upload-form__error" error={state.error} onRetry={state.retry} />}
-      <div className="ct-upload-form__actions">
-        {action && (
-          <button type="submit" className="ct-button ct-upload-form__submit" disabled aria-describedby={reasonId}>
+      {action && (
+        <div className="ct-upload-form__actions">
+          <button type="submit" className="ct-button ct-upload-form__submit" disabled>
             {submitLabel ?? messages.runner[action]}
           </button>
-        )}
-        <p className="ct-hint ct-upload-form__reason" id={reasonId}>
-          {messages.disabled.loading}
-        </p>
-      </div>
+        </div>
+      )}
       {outcome}
     </form>
   )

@@ -110,7 +110,7 @@ function DropPart(props: DropPartProps) {
       />
       <FieldError className="ct-upload-form__file-error" error={error} field="file" id={fileErrorId} />
       {resumed?.file && (
-        <p className="ct-hint ct-upload-form__resume" role="status">
+        <p className="ct-hint ct-upload-form__resume" role="status" id={`${reasonId}-resume`}>
           {messages.runner.needsFile(resumed.file.name)}
         </p>
       )}
@@ -122,9 +122,10 @@ interface SubmitButtonProps {
   buttonRef: Ref<HTMLButtonElement>
   noFile: boolean
   inFlight: boolean
-  /** Why the button is disabled, while it is: shown beside it. */
+  /** Why the button is disabled, while it is: shown beside it, unless it is the word on the file a cut-off run needs. */
   reason: string | undefined
-  reasonId: string
+  /** The id of the text saying why. */
+  reasonId: string | undefined
   children: ReactNode
 }
 
@@ -141,11 +142,11 @@ function SubmitButton({ buttonRef, noFile, inFlight, reason, reasonId, children 
         className="ct-button ct-upload-form__submit"
         disabled={noFile}
         aria-disabled={inFlight || undefined}
-        aria-describedby={reason && reasonId}
+        aria-describedby={reasonId}
       >
         {children}
       </button>
-      {reason && (
+      {reason && reasonId && (
         <p className="ct-hint ct-upload-form__reason" id={reasonId}>
           {reason}
         </p>
@@ -154,11 +155,14 @@ function SubmitButton({ buttonRef, noFile, inFlight, reason, reasonId, children 
   )
 }
 
-/** Why the form's button is disabled, if it is: a run under way, no file yet, or the file a cut-off run needs again. */
-function disabledReason(messages: CoreMessages, inFlight: boolean, file: File | null, resumed: boolean): string | undefined {
-  if (inFlight) return messages.disabled.running
-  if (!file) return resumed ? messages.disabled.fileAgain : messages.disabled.noFile
-  return undefined
+/**
+ * Why the form's button is disabled, if it is, and the id of the text that says so: a run under
+ * way, or no file yet; a cut-off run's file is asked for by the word under the drop.
+ */
+function disabledReason(messages: CoreMessages, inFlight: boolean, file: File | null, resumed: boolean, id: string) {
+  if (inFlight) return { reason: messages.disabled.running, reasonId: id }
+  if (file) return { reason: undefined, reasonId: undefined }
+  return resumed ? { reason: undefined, reasonId: `${id}-resume` } : { reason: messages.disabled.noFile, reasonId: id }
 }
 
 /** The upload form itself: the drop, the caller's fields, the wait, the failure's notice, the button. */
@@ -216,8 +220,7 @@ export function UploadFormView(props: UploadFormViewProps) {
           buttonRef={submitRef}
           noFile={!file}
           inFlight={inFlight}
-          reason={disabledReason(messages, inFlight, file, Boolean(resumed))}
-          reasonId={reasonId}
+          {...disabledReason(messages, inFlight, file, Boolean(resumed?.file), reasonId)}
         >
           {submitLabel ?? messages.runner[action]}
         </SubmitButton>

@@ -1,7 +1,7 @@
 import { useRef, type PointerEvent } from 'react'
 
-/** How long after a release its click may come (a tap's, on a busy phone); none by then, the press made none. */
-const CLICK_WAIT = 500
+/** How long after a release its click may come (a tap's, on a busy phone). */
+const CLICK_WAIT = 300
 
 /**
  * Holds a change to a form while a pointer is down on its submit button: a problem line that
@@ -24,19 +24,10 @@ export function useHeldDuringPress() {
       change?.()
     }
     // After the click the release makes: a mouse's comes in the release's turn, a tap's may come
-    // a turn or more later. With none (the pointer left the button, or the press was cancelled), at once.
-    const release = (event: Event) => {
+    // a turn or more later.
+    const release = () => {
       ended.abort()
-      if (event.type === 'pointercancel') return void setTimeout(apply)
-      const clicked = new AbortController()
-      const settle = () => {
-        if (clicked.signal.aborted) return
-        clicked.abort()
-        clearTimeout(timer)
-        setTimeout(apply)
-      }
-      addEventListener('click', settle, { capture: true, signal: clicked.signal })
-      const timer = setTimeout(settle, CLICK_WAIT)
+      setTimeout(apply, CLICK_WAIT)
     }
     addEventListener('pointerup', release, ended)
     addEventListener('pointercancel', release, ended)

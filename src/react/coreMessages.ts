@@ -221,10 +221,8 @@ export const enCore: CoreMessages = {
     needsFile: (name) => `The upload of “${name}” was interrupted. Choose the file again to finish it; it will not be paid twice.`,
   },
   disabled: {
-    running: 'A run is under way: wait for it to finish.',
-    noFile: 'Choose a file to run the tool.',
-    fileAgain: 'Choose the file again to finish the interrupted run.',
-    loading: 'The form is getting ready…',
+    running: 'Running: wait for it to end.',
+    noFile: 'Choose a file first.',
   },
   resultFields: {},
 }

@@ -142,10 +142,6 @@ export interface Messages {
     running: string
     /** A file tool's button before a file is chosen. */
     noFile: string
-    /** A run cut off mid-upload (a reload): its button waits for the file to be chosen again. */
-    fileAgain: string
-    /** The upload form's code is still coming. */
-    loading: string
   }
   /**
    * Labels of result fields, by field name (`pricePerSquareMetre`), for `<ResultView>`. A field
