@@ -48,6 +48,22 @@ const enabledButtons = () =>
     .filter((button) => !(button as HTMLButtonElement).disabled && !button.closest('.ct-file-drop'))
     .map((button) => button.textContent)
 
+/** A text/generate runner whose input checks are as slow as on a busy machine: each answers when the test calls its entry. */
+function renderWithSlowChecks(): (() => void)[] {
+  const client = createToolsClient({ baseUrl: MOCK_BASE_URL, apiKey: MOCK_KEYS.demo, pollInterval: 10 })
+  const validate = client.validate.bind(client)
+  const pending: (() => void)[] = []
+  vi.spyOn(client, 'validate').mockImplementation(
+    (tool, input) => new Promise((resolve) => pending.push(() => resolve(validate(tool, input)))),
+  )
+  render(
+    <ToolsProvider client={client}>
+      <ToolRunner tool="text/generate" />
+    </ToolsProvider>,
+  )
+  return pending
+}
+
 describe('<ToolRunner>', () => {
   it('valuation/rent: typed fields to the rent shown', async () => {
     const user = userEvent.setup()
@@ -128,19 +144,8 @@ describe('<ToolRunner>', () => {
   })
 
   it('a check that answers while Run is pressed shows after the click: the problem line stays put under the press, and the press runs once', async () => {
-    const client = createToolsClient({ baseUrl: MOCK_BASE_URL, apiKey: MOCK_KEYS.demo, pollInterval: 10 })
-    const validate = client.validate.bind(client)
-    // The checks as slow as on a busy machine: each answers when the test lets it.
-    const pending: (() => void)[] = []
-    vi.spyOn(client, 'validate').mockImplementation(
-      (tool, input) => new Promise((resolve) => pending.push(() => resolve(validate(tool, input)))),
-    )
+    const pending = renderWithSlowChecks()
     const user = userEvent.setup()
-    render(
-      <ToolsProvider client={client}>
-        <ToolRunner tool="text/generate" />
-      </ToolsProvider>,
-    )
     const options = screen.getByLabelText(/Options \(JSON\)/)
     await drive(user.type(options, '{{"prompt": "two rooms"'))
     await drive(user.tab())
@@ -161,18 +166,8 @@ describe('<ToolRunner>', () => {
   })
 
   it("a check that answers between a tap's release and its click still waits for the click", async () => {
-    const client = createToolsClient({ baseUrl: MOCK_BASE_URL, apiKey: MOCK_KEYS.demo, pollInterval: 10 })
-    const validate = client.validate.bind(client)
-    const pending: (() => void)[] = []
-    vi.spyOn(client, 'validate').mockImplementation(
-      (tool, input) => new Promise((resolve) => pending.push(() => resolve(validate(tool, input)))),
-    )
+    const pending = renderWithSlowChecks()
     const user = userEvent.setup()
-    render(
-      <ToolsProvider client={client}>
-        <ToolRunner tool="text/generate" />
-      </ToolsProvider>,
-    )
     const options = screen.getByLabelText(/Options \(JSON\)/)
     await drive(user.type(options, '{{"prompt": "two rooms"'))
     await drive(user.tab())
