@@ -138,7 +138,7 @@ interface FieldControlsProps {
   busy: boolean
   listing: boolean
   idOf: (field: string) => string
-  /** The id of the line saying why the fields are locked, while they are. */
+  /** The id of the line saying why the fields are locked, while they are (a file tool's upload form says it itself). */
   reasonId?: string
 }
 
@@ -297,7 +297,6 @@ export const ToolRunner = withRef(function ToolRunner<T extends ToolId>(
   const isFileTool = row.body === 'multipart'
   const baseId = useId()
   const idOf = (field: string) => `${baseId}-${field}`
-
   const [values, setValues] = useState(() => initialValues(fields, (input ?? {}) as Record<string, unknown>))
   const inline = useInlineChecks(tool, fields, values)
   const notice = useReport(hook, onResult)
@@ -322,7 +321,6 @@ export const ToolRunner = withRef(function ToolRunner<T extends ToolId>(
       controls={named.length ? named : [{ name: OPTIONS, type: 'json', required: false }]}
       {...{ values, setValues, inline, shownError, busy, idOf }}
       listing={Boolean('listing' in row && row.listing)}
-      // A file tool's fields are locked by the upload form, which says why beside its button.
       reasonId={isFileTool || !action ? undefined : idOf('reason')}
     />
   )
