@@ -11,6 +11,7 @@ import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config
 const COMPONENT_TESTS = [
   'test/artifact-viewer.test.tsx',
   'test/components-shape.test.tsx',
+  'test/disabled-reasons.test.tsx',
   'test/error-notice.test.tsx',
   'test/job-progress.test.tsx',
   'test/server-notices.test.tsx',

@@ -63,6 +63,20 @@ describe('<ErrorNotice>', () => {
     expect(screen.getByRole('alert')).toHaveTextContent('This listing belongs to another account')
   })
 
+  it("writes a rate limit's wait from its Retry-After, not a second more for the pacer's jitter, down to 1 and then ready", () => {
+    vi.useFakeTimers()
+    // A request held past its budget by a 5 s pause fails with the pause's end: 5 s and the jitter.
+    renderWithProvider(<ErrorNotice error={failure('rate-limit', { status: 429, retryAfter: 5400 })} onRetry={() => undefined} />)
+    const notice = screen.getByRole('alert')
+    expect(notice).toHaveTextContent(/You can try again in 5 sec\./)
+    act(() => vi.advanceTimersByTime(400))
+    expect(notice).toHaveTextContent(/You can try again in 5 sec\./)
+    act(() => vi.advanceTimersByTime(4000))
+    expect(notice).toHaveTextContent(/You can try again in 1 sec\./)
+    act(() => vi.advanceTimersByTime(1000))
+    expect(notice).toHaveTextContent('You can try again now.')
+  })
+
   it('counts down a rate limit and enables Try again when it reaches zero', async () => {
     vi.useFakeTimers()
     const onRetry = vi.fn()

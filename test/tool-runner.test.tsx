@@ -1,5 +1,5 @@
 import '@testing-library/jest-dom/vitest'
-import { render, screen, within } from '@testing-library/react'
+import { fireEvent, render, screen, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import type { ReactNode } from 'react'
 import { renderToString } from 'react-dom/server'
@@ -47,6 +47,22 @@ const enabledButtons = () =>
     .queryAllByRole('button')
     .filter((button) => !(button as HTMLButtonElement).disabled && !button.closest('.ct-file-drop'))
     .map((button) => button.textContent)
+
+/** A text/generate runner whose input checks are as slow as on a busy machine: each answers when the test calls its entry. */
+function renderWithSlowChecks(): (() => void)[] {
+  const client = createToolsClient({ baseUrl: MOCK_BASE_URL, apiKey: MOCK_KEYS.demo, pollInterval: 10 })
+  const validate = client.validate.bind(client)
+  const pending: (() => void)[] = []
+  vi.spyOn(client, 'validate').mockImplementation(
+    (tool, input) => new Promise((resolve) => pending.push(() => resolve(validate(tool, input)))),
+  )
+  render(
+    <ToolsProvider client={client}>
+      <ToolRunner tool="text/generate" />
+    </ToolsProvider>,
+  )
+  return pending
+}
 
 describe('<ToolRunner>', () => {
   it('valuation/rent: typed fields to the rent shown', async () => {
@@ -128,19 +144,8 @@ describe('<ToolRunner>', () => {
   })
 
   it('a check that answers while Run is pressed shows after the click: the problem line stays put under the press, and the press runs once', async () => {
-    const client = createToolsClient({ baseUrl: MOCK_BASE_URL, apiKey: MOCK_KEYS.demo, pollInterval: 10 })
-    const validate = client.validate.bind(client)
-    // The checks as slow as on a busy machine: each answers when the test lets it.
-    const pending: (() => void)[] = []
-    vi.spyOn(client, 'validate').mockImplementation(
-      (tool, input) => new Promise((resolve) => pending.push(() => resolve(validate(tool, input)))),
-    )
+    const pending = renderWithSlowChecks()
     const user = userEvent.setup()
-    render(
-      <ToolsProvider client={client}>
-        <ToolRunner tool="text/generate" />
-      </ToolsProvider>,
-    )
     const options = screen.getByLabelText(/Options \(JSON\)/)
     await drive(user.type(options, '{{"prompt": "two rooms"'))
     await drive(user.tab())
@@ -155,6 +160,28 @@ describe('<ToolRunner>', () => {
     expect(options).toHaveAttribute('aria-invalid', 'true')
     expect(screen.getByText(/This JSON does not parse/)).toBeInTheDocument()
     await drive(user.pointer({ keys: '[/MouseLeft]', target: run }))
+    await until(() => screen.getByRole('region', { name: /: result$/ }))
+    expect(calls()).toHaveLength(1)
+    expect(options).toHaveAttribute('aria-invalid', 'false')
+  })
+
+  it("a check that answers between a tap's release and its click still waits for the click", async () => {
+    const pending = renderWithSlowChecks()
+    const user = userEvent.setup()
+    const options = screen.getByLabelText(/Options \(JSON\)/)
+    await drive(user.type(options, '{{"prompt": "two rooms"'))
+    await drive(user.tab())
+    for (const answer of pending.splice(0)) answer()
+    await until(() => expect(options).toHaveAttribute('aria-invalid', 'true'))
+    await drive(user.type(options, '}'))
+    const run = screen.getByRole('button', { name: 'Run' })
+    // A tap: the release, then its click a turn later; the fix's check answers in between.
+    fireEvent.pointerDown(run)
+    fireEvent.pointerUp(run)
+    for (const answer of pending.splice(0)) answer()
+    await advance(50)
+    expect(options).toHaveAttribute('aria-invalid', 'true')
+    fireEvent.click(run)
     await until(() => screen.getByRole('region', { name: /: result$/ }))
     expect(calls()).toHaveLength(1)
     expect(options).toHaveAttribute('aria-invalid', 'false')

@@ -29,7 +29,7 @@ describe('useMessages()', () => {
     const { result } = renderHook(() => useMessages(), { wrapper: withProvider() })
     expect(result.current).toEqual(en)
     expect(Object.keys(result.current).sort()).toEqual(
-      ['artifact', 'errors', 'fields', 'job', 'locale', 'phase', 'proxy', 'resultFields', 'runner', 'runs', 'tools', 'upload', 'usage', 'validation', 'waiting'],
+      ['artifact', 'disabled', 'errors', 'fields', 'job', 'locale', 'phase', 'proxy', 'resultFields', 'runner', 'runs', 'tools', 'upload', 'usage', 'validation', 'waiting'],
     )
   })
 })

@@ -38,7 +38,10 @@ interface JobFields<T extends string> {
   /** The status as the service sent it. */
   status: string
   requestId?: string
-  /** Completion between 0 and 1, when the body carries a progress number. */
+  /**
+   * Completion from 0 to 1 (a body's percentage is read as its fraction). Absent until the
+   * service reports a figure, and while the job is queued: a bar with no value until then.
+   */
   progress?: number
   artifacts: string[]
 }

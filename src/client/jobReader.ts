@@ -24,7 +24,9 @@ export function createJobReader(
       const status = asRecord(body)?.status
       if (typeof status !== 'string') throw malformed(tool, 'no status', body, httpStatus)
       const read = { tool: tool.id, jobId, status, phase: interpret.phase(status), requestId: requestIdOf(body) }
-      return { ...read, progress: interpret.progress(body), data: body, artifacts: linksIn(settings, body) } as Job
+      // A queued job has done nothing yet: no figure, whatever its body says, so a bar shows no "0%".
+      const progress = read.phase === 'pending' ? undefined : interpret.progress(body)
+      return { ...read, ...(progress === undefined ? {} : { progress }), data: body, artifacts: linksIn(settings, body) } as Job
     },
   }
   return reader

@@ -1,5 +1,5 @@
 'use client'
-import type { ForwardedRef, MouseEvent } from 'react'
+import { useId, type ForwardedRef, type MouseEvent } from 'react'
 import { isToolsError, useToolsContext, type ToolsErrorKind, type ValidationIssue } from '../react/index.js'
 import { proxyRefusalOf } from '../react/index.js'
 import { cx, withRef, type RootProps } from './classNames.js'
@@ -72,6 +72,8 @@ export const ErrorNotice = withRef(function ErrorNotice(
   const action = resetAt === undefined ? text.action : messages.proxy.userLimit.again(format.dateTime(resetAt))
   const billingLink = kind === 'billing' && !refusal ? billingUrl : undefined
   const offersRetry = Boolean(onRetry) && remedyOf(error, client.interpret) === 'retry'
+  // The wait's line says why "Try again" is disabled: the button's description while it is.
+  const actionId = `${useId()}-action`
 
   return (
     <div
@@ -92,18 +94,22 @@ export const ErrorNotice = withRef(function ErrorNotice(
         {detail && <p className="ct-error-notice__detail">{messages.errors.serviceSaid(detail)}</p>}
         {toolsError?.kind === 'validation' && <IssueList issues={toolsError.issues} fieldId={fieldId} />}
         {/* A rate limit's wait ticks every second: kept out of the alert's announcements, read on demand instead. */}
-        <p className="ct-error-notice__action" aria-live={retryAfter === undefined ? undefined : 'off'}>
+        <p className="ct-error-notice__action" id={actionId} aria-live={retryAfter === undefined ? undefined : 'off'}>
           {retryAfter === undefined
             ? action
             : waiting
-              ? rateLimitText.wait(format.duration(Math.ceil(remaining / 1000) * 1000))
+              ? rateLimitText.wait(format.duration(waitShown(remaining)))
               : rateLimitText.ready}
         </p>
         {toolsError?.requestId && (
           <p className="ct-error-notice__meta">{messages.errors.requestId(toolsError.requestId)}</p>
         )}
         {(billingLink || offersRetry) && (
-          <NoticeActions billingLink={billingLink} onRetry={offersRetry ? onRetry : undefined} waiting={waiting} />
+          <NoticeActions
+            billingLink={billingLink}
+            onRetry={offersRetry ? onRetry : undefined}
+            waitId={waiting ? actionId : undefined}
+          />
         )}
       </div>
       {onDismiss && (
@@ -119,6 +125,14 @@ export const ErrorNotice = withRef(function ErrorNotice(
     </div>
   )
 })
+
+/**
+ * The wait to write, in whole seconds: its Retry-After first ("5 sec" for a wait of 5 s and the
+ * pacer's jitter, never "6 sec"), then each second as it passes, and never "0 sec" while it lasts.
+ */
+function waitShown(remaining: number): number {
+  return Math.max(1000, Math.round(remaining / 1000) * 1000)
+}
 
 /** A validation error's problems, one line each naming its field; a link to the field when its id is known. */
 function IssueList({ issues, fieldId }: { issues: readonly ValidationIssue[]; fieldId: ErrorNoticeProps['fieldId'] }) {
@@ -154,8 +168,8 @@ function focusField(event: MouseEvent<HTMLAnchorElement>, id: string) {
   field.focus()
 }
 
-/** The notice's ways on: the billing page's link, "Try again" (disabled while a wait counts down). */
-function NoticeActions({ billingLink, onRetry, waiting }: { billingLink?: string; onRetry?: () => void; waiting: boolean }) {
+/** The notice's ways on: the billing page's link, "Try again" (disabled while a wait counts down, described by the wait's line). */
+function NoticeActions({ billingLink, onRetry, waitId }: { billingLink?: string; onRetry?: () => void; waitId?: string }) {
   const messages = useCoreMessages()
   return (
     <div className="ct-error-notice__actions">
@@ -167,7 +181,7 @@ function NoticeActions({ billingLink, onRetry, waiting }: { billingLink?: string
       {/* Keeps the link and the button apart with no stylesheet. */}
       {billingLink && onRetry && ' '}
       {onRetry && (
-        <button type="button" className="ct-button ct-button--secondary" disabled={waiting} onClick={onRetry}>
+        <button type="button" className="ct-button ct-button--secondary" disabled={Boolean(waitId)} aria-describedby={waitId} onClick={onRetry}>
           {messages.errors.retry}
         </button>
       )}

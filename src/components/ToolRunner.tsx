@@ -138,12 +138,14 @@ interface FieldControlsProps {
   busy: boolean
   listing: boolean
   idOf: (field: string) => string
+  /** The id of the line saying why the fields are locked, while they are (a file tool's upload form says it itself). */
+  reasonId?: string
 }
 
 /** One control: its label, the input (a JSON textarea for options), a hint, its problem. */
 function FieldControl({ control, props }: { control: Control; props: FieldControlsProps }) {
   const { name, type, required } = control
-  const { values, setValues, inline, shownError, busy, listing, idOf } = props
+  const { values, setValues, inline, shownError, busy, listing, idOf, reasonId } = props
   const messages = useCoreMessages()
   const id = idOf(name)
   const hintId = name === OPTIONS ? `${id}-hint` : listing && !required ? idOf('listing-hint') : undefined
@@ -154,7 +156,7 @@ function FieldControl({ control, props }: { control: Control; props: FieldContro
     required,
     disabled: busy,
     'aria-invalid': Boolean(shownError?.issues.some((issue) => issue.field === name)),
-    'aria-describedby': cx(`${id}-error`, hintId),
+    'aria-describedby': cx(`${id}-error`, hintId, busy && reasonId),
     onBlur: () => inline.leave(name),
     // A person in a field is about to run: the input checks load now if idle time has not brought
     // them yet, so a field's check as it is fixed never waits for them (and never moves the button late).
@@ -219,12 +221,19 @@ function shownErrorOf(error: unknown, localIssues: ValidationIssue[]): ToolsErro
   return localIssues.length ? new ToolsError('validation', '', { issues: localIssues }) : null
 }
 
-function RunButton({ label, busy }: { label: string; busy: boolean }) {
+/** The form's button; while a run is under way, disabled with the reason beside it. */
+function RunButton({ label, busy, reasonId }: { label: string; busy: boolean; reasonId: string }) {
+  const messages = useCoreMessages()
   return (
     <div className="ct-tool-runner__actions">
-      <button type="submit" className="ct-button" disabled={busy}>
+      <button type="submit" className="ct-button" disabled={busy} aria-describedby={busy ? reasonId : undefined}>
         {label}
       </button>
+      {busy && (
+        <p className="ct-hint ct-tool-runner__reason" id={reasonId}>
+          {messages.disabled.running}
+        </p>
+      )}
     </div>
   )
 }
@@ -270,7 +279,7 @@ function useReport<T extends ToolId>(hook: UseToolResult<T>, onResult: ToolRunne
  * whose body fields the spec leaves open.
  *
  * Classes: `ct-tool-runner`, parts `__header`, `__title`, `__description`, `__form`, `__fields`,
- * `__status`, `__actions`. `data-state` is the run's phase.
+ * `__status`, `__actions`, `__reason` (why the button is disabled). `data-state` is the run's phase.
  *
  * @example
  * <ToolRunner tool="valuation/rent" input={{ city: 'Kazan' }} />
@@ -288,7 +297,6 @@ export const ToolRunner = withRef(function ToolRunner<T extends ToolId>(
   const isFileTool = row.body === 'multipart'
   const baseId = useId()
   const idOf = (field: string) => `${baseId}-${field}`
-
   const [values, setValues] = useState(() => initialValues(fields, (input ?? {}) as Record<string, unknown>))
   const inline = useInlineChecks(tool, fields, values)
   const notice = useReport(hook, onResult)
@@ -313,6 +321,7 @@ export const ToolRunner = withRef(function ToolRunner<T extends ToolId>(
       controls={named.length ? named : [{ name: OPTIONS, type: 'json', required: false }]}
       {...{ values, setValues, inline, shownError, busy, idOf }}
       listing={Boolean('listing' in row && row.listing)}
+      reasonId={isFileTool || !action ? undefined : idOf('reason')}
     />
   )
   // The upload form shows its own errors; the job's failure is told by its progress.
@@ -342,7 +351,7 @@ export const ToolRunner = withRef(function ToolRunner<T extends ToolId>(
       ) : (
         <form className="ct-tool-runner__form" onSubmit={submit} onPointerDown={inline.press} noValidate>
           {fieldControls}
-          {action && <RunButton label={messages.runner[action]} busy={busy} />}
+          {action && <RunButton label={messages.runner[action]} busy={busy} reasonId={idOf('reason')} />}
         </form>
       )}
       <div className="ct-tool-runner__status" role="status">

@@ -63,7 +63,7 @@ export interface UploadFormProps<T extends FileToolId = FileToolId> extends Omit
  * gone while a failure's notice offers "Try again" or when nothing the page offers can help.
  *
  * Classes: `ct-upload-form` and its parts `__drop`, `__file-error`, `__fields`, `__actions`,
- * `__submit`, `__error`, `__result`. `data-state` holds the run's phase (`idle` | `submitting` |
+ * `__submit`, `__reason` (why the button is disabled), `__error`, `__result`. `data-state` holds the run's phase (`idle` | `submitting` |
  * `pending` | `running` | `succeeded` | `failed`).
  *
  * The form's own code is a chunk of its own, fetched with the drop's when a form is first shown

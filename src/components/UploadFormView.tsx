@@ -81,10 +81,13 @@ type DropPartProps = Pick<UploadFormViewProps, 'tool' | 'state' | 'accept' | 'ma
   file: File | null
   onFileChange: (file: File | null) => void
   dropId: string
+  /** The id of the line saying why the form is locked, while it is. */
+  reasonId: string
 }
 
 /** The drop with the file's problem under it, and a word on the file a cut-off run needs again. */
-function DropPart({ tool, state, accept, maxBytes, messages, fileInvalid, inFlight, parts, file, onFileChange, dropId }: DropPartProps) {
+function DropPart(props: DropPartProps) {
+  const { tool, state, accept, maxBytes, messages, fileInvalid, inFlight, parts, file, onFileChange, dropId, reasonId } = props
   const { FileDrop, FieldError } = parts
   const { phase, error, uploadProgress, reset, needsFile, current } = state
   const fileErrorId = `${dropId}-error`
@@ -102,12 +105,12 @@ function DropPart({ tool, state, accept, maxBytes, messages, fileInvalid, inFlig
         onCancel={reset}
         disabled={inFlight}
         id={dropId}
-        aria-describedby={fileInvalid ? fileErrorId : undefined}
+        aria-describedby={[fileInvalid && fileErrorId, inFlight && reasonId].filter(Boolean).join(' ') || undefined}
         invalid={fileInvalid}
       />
       <FieldError className="ct-upload-form__file-error" error={error} field="file" id={fileErrorId} />
       {resumed?.file && (
-        <p className="ct-hint ct-upload-form__resume" role="status">
+        <p className="ct-hint ct-upload-form__resume" role="status" id={`${reasonId}-resume`}>
           {messages.runner.needsFile(resumed.file.name)}
         </p>
       )}
@@ -119,14 +122,18 @@ interface SubmitButtonProps {
   buttonRef: Ref<HTMLButtonElement>
   noFile: boolean
   inFlight: boolean
+  /** Why the button is disabled, while it is: shown beside it, unless it is the word on the file a cut-off run needs. */
+  reason: string | undefined
+  /** The id of the text saying why. */
+  reasonId: string | undefined
   children: ReactNode
 }
 
 /**
  * The form's button: `disabled` with no file, `aria-disabled` (still focusable, so focus is not
- * lost) while a run is in flight.
+ * lost) while a run is in flight; either way with the reason beside it.
  */
-function SubmitButton({ buttonRef, noFile, inFlight, children }: SubmitButtonProps) {
+function SubmitButton({ buttonRef, noFile, inFlight, reason, reasonId, children }: SubmitButtonProps) {
   return (
     <div className="ct-upload-form__actions">
       <button
@@ -135,11 +142,27 @@ function SubmitButton({ buttonRef, noFile, inFlight, children }: SubmitButtonPro
         className="ct-button ct-upload-form__submit"
         disabled={noFile}
         aria-disabled={inFlight || undefined}
+        aria-describedby={reasonId}
       >
         {children}
       </button>
+      {reason && reasonId && (
+        <p className="ct-hint ct-upload-form__reason" id={reasonId}>
+          {reason}
+        </p>
+      )}
     </div>
   )
+}
+
+/**
+ * Why the form's button is disabled, if it is, and the id of the text that says so: a run under
+ * way, or no file yet; a cut-off run's file is asked for by the word under the drop.
+ */
+function disabledReason(messages: CoreMessages, inFlight: boolean, file: File | null, resumed: boolean, id: string) {
+  if (inFlight) return { reason: messages.disabled.running, reasonId: id }
+  if (file) return { reason: undefined, reasonId: undefined }
+  return resumed ? { reason: undefined, reasonId: `${id}-resume` } : { reason: messages.disabled.noFile, reasonId: id }
 }
 
 /** The upload form itself: the drop, the caller's fields, the wait, the failure's notice, the button. */
@@ -150,7 +173,9 @@ export function UploadFormView(props: UploadFormViewProps) {
   const { phase, error, waiting, run, reset, retry, needsFile, current } = state
   // A run cut off mid-upload: finishing it sends its own options again, with the file chosen anew.
   const resumed = needsFile ? current : undefined
-  const dropId = `${useId()}-file`
+  const baseId = useId()
+  const dropId = `${baseId}-file`
+  const reasonId = `${baseId}-reason`
   const { submitRef, noticeRef, send } = useSubmitted(phase, error, onSubmitted)
 
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
@@ -174,9 +199,9 @@ export function UploadFormView(props: UploadFormViewProps) {
 
   return (
     <form {...root} ref={formRef} className={className} data-state={phase} aria-busy={inFlight || undefined} noValidate onSubmit={onSubmit}>
-      <DropPart {...props} file={file} onFileChange={onFileChange} dropId={dropId} />
+      <DropPart {...props} file={file} onFileChange={onFileChange} dropId={dropId} reasonId={reasonId} />
       {children != null && children !== false && (
-        <fieldset className="ct-upload-form__fields" disabled={inFlight}>
+        <fieldset className="ct-upload-form__fields" disabled={inFlight} aria-describedby={inFlight ? reasonId : undefined}>
           {children}
         </fieldset>
       )}
@@ -191,7 +216,12 @@ export function UploadFormView(props: UploadFormViewProps) {
         />
       )}
       {action && (
-        <SubmitButton buttonRef={submitRef} noFile={!file} inFlight={inFlight}>
+        <SubmitButton
+          buttonRef={submitRef}
+          noFile={!file}
+          inFlight={inFlight}
+          {...disabledReason(messages, inFlight, file, Boolean(resumed?.file), reasonId)}
+        >
           {submitLabel ?? messages.runner[action]}
         </SubmitButton>
       )}

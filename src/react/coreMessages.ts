@@ -220,6 +220,10 @@ export const enCore: CoreMessages = {
     artifacts: 'Files',
     needsFile: (name) => `The upload of “${name}” was interrupted. Choose the file again to finish it; it will not be paid twice.`,
   },
+  disabled: {
+    running: 'Running: wait for it to end.',
+    noFile: 'Choose a file first.',
+  },
   resultFields: {},
 }
 

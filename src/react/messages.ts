@@ -136,6 +136,13 @@ export interface Messages {
     /** A file run was cut off mid-upload (a reload): its file must be chosen again. */
     needsFile: (name: string) => string
   }
+  /** Why a control is disabled: shown beside it, and its accessible description. */
+  disabled: {
+    /** A run is under way: its button and fields wait for it to end. */
+    running: string
+    /** A file tool's button before a file is chosen. */
+    noFile: string
+  }
   /**
    * Labels of result fields, by field name (`pricePerSquareMetre`), for `<ResultView>`. A field
    * missing here takes its input field's label, else its name in words ("Price per square
