@@ -6,6 +6,8 @@ import { build } from 'vite'
 
 const config = { configFile: 'vite.lib.config.ts', logLevel: 'warn' }
 
+// What is made from the tool catalogue first (hooks, stories, docs/tools.md): a new row needs no hand step.
+if (spawnSync(process.execPath, ['scripts/derive.mjs'], { stdio: 'inherit' }).status !== 0) process.exit(1)
 rmSync('dist', { recursive: true, force: true })
 await build(config)
 await build({ ...config, mode: 'styles' })

@@ -26,6 +26,9 @@ if (!chromium) {
   process.exit(1)
 }
 
+// What is made from the tool catalogue first (hooks, stories, docs/tools.md): a new row needs no hand step.
+if (spawnSync(process.execPath, ['scripts/derive.mjs'], { stdio: 'inherit' }).status !== 0) process.exit(1)
+
 // Run Vitest's own bin with this Node: no npx round trip, works outside npm scripts too.
 const require = createRequire(import.meta.url)
 const vitestDir = dirname(require.resolve('vitest/package.json'))

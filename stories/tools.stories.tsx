@@ -1,3 +1,5 @@
+// Made from the catalogue (src/tools/catalogue.ts) by scripts/derive.mjs, which build, test and
+// start run: edit the catalogue, not this file.
 import type { Meta } from '@storybook/react-vite'
 import { ToolRunner, type ToolRunnerProps } from '../src/components/index.js'
 import type { ToolId } from '../src/react/index.js'

@@ -17,7 +17,8 @@ import {
   type ToolId,
   type ToolPhase,
 } from '../src/react/index.js'
-import { toolHookName, toolHooks } from '../src/react/toolHooks.js'
+import { toolHookName } from '../src/react/toolHookName.js'
+import * as toolHooks from '../src/react/toolHooks.js'
 import { useObjectUrl } from '../src/react/internal.js'
 import { fakeClock } from './support/clock.js'
 import { fastClient, pngFile, setupMockService } from './support/service.js'

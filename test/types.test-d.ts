@@ -15,12 +15,14 @@ import {
   type ListingToolId,
   type Result,
   type SyncToolId,
+  type ToolId,
   type ToolInput,
   type ToolResult,
   type ToolsErrorKind,
   type ToolsErrorOf,
   type UseJobResult,
   type ValidationIssue,
+  type UseToolOptions,
   type UseToolResult,
   type Usage,
   type UsageMeterProps,
@@ -28,7 +30,8 @@ import {
   useUsage,
 } from '../src/components/index.js'
 import { useForgetRuns, useValuationRent, type ToolsProviderProps } from '../src/react/index.js'
-import { toolHooks, type ToolHookName } from '../src/react/toolHooks.js'
+import * as toolHooks from '../src/react/toolHooks.js'
+import type { ToolHookName } from '../src/react/toolHookName.js'
 import type { PROXY_ERROR_CODES, ProxyEvent, ProxyOutcome, ProxyUpstreamEvent, ToolsProxyOptions } from '../src/server/index.js'
 import type { OtelMeter, OtelRegistry, OtelTracer } from '../src/server/telemetry/otel.js'
 
@@ -85,6 +88,9 @@ describe('the catalogue’s derived types', () => {
     expectTypeOf(useValuationRent).returns.toHaveProperty('run').parameter(0).toEqualTypeOf<ToolInput<'valuation/rent'>>()
     // @ts-expect-error no such tool, no such hook
     void toolHooks.useValuationRents
+    // Every catalogue row has its hook, of its own type, and there is no other.
+    void (toolHooks satisfies { [T in ToolId as ToolHookName<T>]: (options?: UseToolOptions) => UseToolResult<T> })
+    expectTypeOf<keyof typeof toolHooks>().toEqualTypeOf<ToolHookName<ToolId>>()
   })
 
   it('errors: one class, kinds as a union, unexpected among them', () => {

@@ -1,4 +1,4 @@
-import { getTool, type ToolId, type ToolInput } from '../tools/index.js'
+import { getTool, inputFields, type ToolId, type ToolInput } from '../tools/index.js'
 import { encodePdf } from './artifacts/pdf.js'
 import { tourVideoMp4 } from './artifacts/mp4.js'
 import { photoPng } from './artifacts/png.js'
@@ -14,6 +14,15 @@ const SAMPLE_FIELDS: Partial<Record<ToolId, Record<string, unknown>>> = {
   'avatar/video': { script: 'Welcome to this bright two-room apartment.' },
   'photo/enhance': { mode: 'hdr' },
   'pdf/create': { language: 'en' },
+}
+
+/** A value for each field name some tool's sample has: what a new tool's field of that name gets. */
+const SAMPLE_BY_NAME: Record<string, unknown> = Object.assign({}, ...Object.values(SAMPLE_FIELDS))
+
+/** The tool's required checked fields, each with a sample: a new row's input is valid with no sample of its own. */
+function requiredSamples(tool: ToolId): Record<string, unknown> {
+  const required = inputFields(tool).filter((field) => field.required && field.type !== 'file')
+  return Object.fromEntries(required.map((field) => [field.name, SAMPLE_BY_NAME[field.name] ?? (field.type === 'number' ? 1 : 'example')]))
 }
 
 /** A real file of a type the tool accepts (an image where it takes one, else a video, else a PDF). */
@@ -32,6 +41,7 @@ function sampleFile(accept: Record<string, readonly string[]> | undefined): File
 export function exampleInput<T extends ToolId>(tool: T): ToolInput<T> {
   const row = getTool(tool)
   return {
+    ...requiredSamples(tool),
     ...SAMPLE_FIELDS[tool],
     ...('listing' in row && row.listing ? { objectId: MOCK_LISTINGS.demoObject } : {}),
     ...(row.body === 'multipart' ? { file: sampleFile('accept' in row ? row.accept : undefined) } : {}),

@@ -1,4 +1,5 @@
 import type { Messages, PartialMessages } from './messages.js'
+import { TOOL_TEXTS } from '../tools/internal.js'
 
 /** The strings of every component but `<RecentRuns>` and `<UsageMeter>` (`runs`, `usage`). */
 export type CoreMessages = Omit<Messages, 'runs' | 'usage'>
@@ -139,21 +140,8 @@ export const enCore: CoreMessages = {
     'foreign-url': 'This link is not on the service.',
     invalid: 'This value is not valid.',
   },
-  tools: {
-    'valuation/express': { title: 'Express valuation', description: 'A quick market value estimate.' },
-    'valuation/report': { title: 'Valuation report', description: 'A full, detailed valuation report.' },
-    'valuation/rent': { title: 'Rent estimate', description: 'The expected rent by property type, area and city.' },
-    'valuation/review': { title: 'Valuation review', description: 'An expert check of your valuation document.' },
-    'content/generate': { title: 'Listing content', description: 'Marketing copy for a listing.' },
-    'text/generate': { title: 'Text writer', description: 'Ready-to-use text from a short brief.' },
-    'avatar/video': { title: 'Avatar video', description: 'A virtual presenter introduces the property.' },
-    'video/create': { title: 'Property video', description: 'A finished video from your footage.' },
-    'photo/enhance': { title: 'Photo enhancement', description: 'Better light, colour and sharpness.' },
-    'floorplan/create': { title: 'Floor plan', description: 'A clean plan from a sketch, photo or PDF.' },
-    'draft/extract': { title: 'Document extraction', description: 'Property details read from a document.' },
-    'site/create': { title: 'Property website', description: 'A web page for a listing or collection.' },
-    'pdf/create': { title: 'PDF brochure', description: 'A printable PDF for a listing or collection.' },
-  },
+  // The catalogue's: a new tool has its English name and description from its row there.
+  tools: TOOL_TEXTS,
   fields: {
     propertyCategory: 'Property type',
     totalArea: 'Total area, m²',

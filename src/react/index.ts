@@ -12,21 +12,8 @@ export { useRuns } from './useRuns.js'
 export type { UseRunsOptions, UseRunsResult } from './useRuns.js'
 export { useForgetRuns } from './useForgetRuns.js'
 export type { JournalStore, Run, RunPhase } from './journal.js'
-export {
-  useAvatarVideo,
-  useContentGenerate,
-  useDraftExtract,
-  useFloorplanCreate,
-  usePdfCreate,
-  usePhotoEnhance,
-  useSiteCreate,
-  useTextGenerate,
-  useValuationExpress,
-  useValuationRent,
-  useValuationReport,
-  useValuationReview,
-  useVideoCreate,
-} from './toolHooks.js'
+// One hook per catalogue row (`useValuationRent` …), made from the catalogue: none is listed by hand.
+export * from './toolHooks.js'
 export { useJob } from './useJob.js'
 export type { UseJobOptions, UseJobResult } from './useJob.js'
 export { useUsage } from './useUsage.js'

@@ -1,22 +1,7 @@
-import type { ToolId } from '../tools/index.js'
-import { useTool, type UseToolOptions, type UseToolResult } from './useTool.js'
+// Made from the catalogue (src/tools/catalogue.ts) by scripts/derive.mjs, which build, test and
+// start run: edit the catalogue, not this file. One hook per row, named after its id (`toolHookName`).
+import { useTool, type UseToolOptions } from './useTool.js'
 
-type Pascal<Id extends string> = Id extends `${infer Head}/${infer Tail}`
-  ? `${Capitalize<Head>}${Pascal<Tail>}`
-  : Capitalize<Id>
-
-/** `valuation/rent` → `useValuationRent`. */
-export type ToolHookName<T extends ToolId> = `use${Pascal<T>}`
-
-export function toolHookName<T extends ToolId>(tool: T): ToolHookName<T> {
-  return `use${tool
-    .split('/')
-    .map((part) => part[0]!.toUpperCase() + part.slice(1))
-    .join('')}` as ToolHookName<T>
-}
-
-// One hook per catalogue row, named after its id, its comment made from the row by
-// test/tool-hooks.test.ts. Declared one by one, so a bundle keeps only the hooks an app imports.
 /**
  * The `valuation/express` tool (`POST /valuation/express`), sent as JSON; any key may call it.
  * Answers at once: `result` is the `Result`.
@@ -185,20 +170,3 @@ export function useSiteCreate(options?: UseToolOptions) {
 export function usePdfCreate(options?: UseToolOptions) {
   return useTool('pdf/create', options)
 }
-
-/** The thirteen hooks by name; the type checks that every catalogue row has its hook. */
-export const toolHooks = {
-  useValuationExpress,
-  useValuationReport,
-  useValuationRent,
-  useValuationReview,
-  useContentGenerate,
-  useTextGenerate,
-  useAvatarVideo,
-  useVideoCreate,
-  usePhotoEnhance,
-  useFloorplanCreate,
-  useDraftExtract,
-  useSiteCreate,
-  usePdfCreate,
-} satisfies { [T in ToolId as ToolHookName<T>]: (options?: UseToolOptions) => UseToolResult<T> }

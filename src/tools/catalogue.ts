@@ -1,4 +1,4 @@
-import { issue, validationError, type Job, type Result, type ToolDefinition } from '../client/index.js'
+import type { Job, Result, ToolDefinition } from '../client/index.js'
 import type { StandardSchemaV1 } from '../client/index.js'
 import { lazyInput, type FieldKind, type InputOfRow } from './lazyInput.js'
 
@@ -15,7 +15,8 @@ const documents = {
  * The rows of `TOOLS`. Ids are the paths without the leading slash (`TOOLS` adds each `path`).
  * `fields` are the named fields spec part 2 validates (`text`: non-empty string, `positive`:
  * number above zero, `?`: optional); a file tool's `file` and a listing tool's `objectId` / `collectionId` come with
- * its `body` and `listing`; every other field passes through.
+ * its `body` and `listing`; every other field passes through. Each row has its title and
+ * description in `TOOL_TEXTS` below (the compiler says when one is missing).
  */
 const ROWS = [
   { id: 'valuation/express', mode: 'sync', body: 'json', scope: null },
@@ -91,7 +92,8 @@ type WithInputs<Rows extends readonly { id: string }[]> = {
 }
 
 /**
- * The thirteen tools of spec part 4: the single source of every per-tool fact in the kit.
+ * The tools of spec part 4: the single source of every per-tool fact in the kit (a new tool is a
+ * row here and its simulated result in src/mock/results.ts; CONTRIBUTING.md says what follows).
  * Each row's `input` is a Standard Schema whose checks (zod/mini) load in a chunk of their own
  * at the first validation, so a page that has not checked an input yet carries none of them.
  */
@@ -99,6 +101,33 @@ export const TOOLS = ROWS.map((row) => ({ ...row, path: `/${row.id}`, input: laz
 
 export type Tool = (typeof TOOLS)[number]
 export type ToolId = Tool['id']
+
+/** What the components call a tool: its name and a line on what it does. */
+export interface ToolText {
+  title: string
+  description: string
+}
+
+/**
+ * Each row's title and description in English: the components' defaults, which a locale may
+ * replace (`Messages['tools']`). Beside the rows rather than in them, so a page that names no
+ * tool (the client alone, a hook) does not carry them.
+ */
+export const TOOL_TEXTS: Record<ToolId, ToolText> = {
+  'valuation/express': { title: 'Express valuation', description: 'A quick market value estimate.' },
+  'valuation/report': { title: 'Valuation report', description: 'A full, detailed valuation report.' },
+  'valuation/rent': { title: 'Rent estimate', description: 'The expected rent by property type, area and city.' },
+  'valuation/review': { title: 'Valuation review', description: 'An expert check of your valuation document.' },
+  'content/generate': { title: 'Listing content', description: 'Marketing copy for a listing.' },
+  'text/generate': { title: 'Text writer', description: 'Ready-to-use text from a short brief.' },
+  'avatar/video': { title: 'Avatar video', description: 'A virtual presenter introduces the property.' },
+  'video/create': { title: 'Property video', description: 'A finished video from your footage.' },
+  'photo/enhance': { title: 'Photo enhancement', description: 'Better light, colour and sharpness.' },
+  'floorplan/create': { title: 'Floor plan', description: 'A clean plan from a sketch, photo or PDF.' },
+  'draft/extract': { title: 'Document extraction', description: 'Property details read from a document.' },
+  'site/create': { title: 'Property website', description: 'A web page for a listing or collection.' },
+  'pdf/create': { title: 'PDF brochure', description: 'A printable PDF for a listing or collection.' },
+}
 
 /**
  * The tools whose answers carry files the service made for the call (a report, a video, a
@@ -122,14 +151,15 @@ export type ToolOf<T extends ToolId> = Extract<Tool, { id: T }>
 export type Scope = NonNullable<Tool['scope']>
 /**
  * What a partner declares once for the whole app, by module augmentation (the spec shows no
- * result bodies and leaves most input fields open): `results` (each tool's answer, as `data`)
+ * result bodies and leaves most input fields open): `results` (each tool's answer, as `data`: a
+ * synchronous tool's response body, a deferred tool's whole finished job body, its output under `result`)
  * and `inputs` (each tool's fields; a key not declared is then a type error). Undeclared tools
  * stay `unknown` and open.
  *
  * @example
  * declare module '@cabinet/tools-react' {
  *   interface Register {
- *     results: { 'valuation/rent': { monthlyRent: number } }
+ *     results: { 'valuation/rent': { rent: { monthly: number; currency: string }; city: string } }
  *     inputs: { 'valuation/rent': { propertyCategory: string; totalArea: number; city: string; rooms?: number } }
  *   }
  * }
@@ -163,36 +193,3 @@ export type ToolResult<T extends ToolId> = T extends SyncToolId
 
 /** The input fields the catalogue checks, across all tools (`file` for the upload). */
 export type InputField = { [T in ToolId]: Extract<keyof CheckedFields<InputOfRow<ToolOf<T>>>, string> }[ToolId]
-
-/** One named input field, as a form needs it. */
-export interface InputFieldSpec {
-  name: InputField
-  type: 'text' | 'number' | 'file'
-  /** False for optional fields, and for `objectId` / `collectionId`, of which exactly one is needed. */
-  required: boolean
-}
-
-/**
- * The fields one tool's input names, in the catalogue's order. Takes an id
- * or a catalogue row (`inputFields(TOOLS[0])`); an unknown one throws a `validation` error.
- */
-export function inputFields(tool: ToolId | Tool): InputFieldSpec[] {
-  const id: unknown = typeof tool === 'object' && tool !== null ? tool.id : tool
-  const row = typeof id === 'string' ? getTool(id) : undefined
-  if (!row) throw validationError([issue('tool', 'unknown-tool')], typeof id === 'string' ? id : undefined)
-  const named: [string, FieldKind][] = Object.entries('fields' in row ? row.fields : {})
-  const specs: InputFieldSpec[] = []
-  if (row.body === 'multipart') specs.push({ name: 'file', type: 'file', required: true })
-  if ('listing' in row) specs.push({ name: 'objectId', type: 'text', required: false }, { name: 'collectionId', type: 'text', required: false })
-  for (const [name, kind] of named) {
-    specs.push({ name: name as InputField, type: kind === 'positive' ? 'number' : 'text', required: !kind.endsWith('?') })
-  }
-  return specs
-}
-
-/** The catalogue row of `id`, or undefined for an unknown id. */
-export function getTool<T extends ToolId>(id: T): ToolOf<T>
-export function getTool(id: string): Tool | undefined
-export function getTool(id: string): Tool | undefined {
-  return TOOLS.find((tool) => tool.id === id)
-}

@@ -13,7 +13,7 @@ import {
 import type { Run } from './runs.js'
 import { TOOLS, type DeferredToolId, type ToolId, type ToolInput, type ToolResult } from './catalogue.js'
 
-/** The framework-free client for the thirteen tools, typed from the catalogue. */
+/** The framework-free client for the catalogue's tools, typed from it. */
 export interface ToolsClient {
   readonly baseUrl: string
   /** The key as given (a string, or the function that returns it); none behind a proxy. Fingerprints runs and caches. */

@@ -29,12 +29,13 @@ export type {
   ValidationIssue,
   Waiting,
 } from '../client/index.js'
-export { getTool, inputFields, TOOLS } from './catalogue.js'
+export { TOOLS } from './catalogue.js'
+export { getTool, inputFields } from './lookup.js'
+export type { InputFieldSpec } from './lookup.js'
 export type {
   DeferredToolId,
   FileToolId,
   InputField,
-  InputFieldSpec,
   ListingToolId,
   Register,
   Scope,

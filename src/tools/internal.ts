@@ -37,6 +37,7 @@ export {
 } from '../client/index.js'
 export type { CallState, Intent, JobState, RunCallOptions, RunObserverOptions, RunRoutes, RunSnapshot } from '../client/index.js'
 export type { Journal } from './runs.js'
-export { FILE_MAKING_TOOLS } from './catalogue.js'
+export { FILE_MAKING_TOOLS, TOOL_TEXTS } from './catalogue.js'
+export type { ToolText } from './catalogue.js'
 // The input checks' chunk: loaded at the first validation, or on idle by the provider.
 export { loadChecks } from './lazyInput.js'

@@ -1,4 +1,4 @@
-// The 13 tool stories come from the catalogue: one call per tool, each a <ToolRunner> prefilled
+// The tool stories come from the catalogue: one call per tool, each a <ToolRunner> prefilled
 // with the simulated service's example input, run end to end by its play function.
 import type { StoryObj } from '@storybook/react-vite'
 import type { ToolRunnerProps } from '../../src/components/index.js'

@@ -1,5 +1,6 @@
 'use client'
 import type { Messages } from '../messages.js'
+import { TOOL_TEXTS } from '../../tools/internal.js'
 
 /** Russian: a complete locale. Use it as `<ToolsProvider messages={ru}>`, in a server layout too ('use client' lets it cross as a reference: its texts include functions). */
 export const ru: Messages = {
@@ -134,7 +135,9 @@ export const ru: Messages = {
     'foreign-url': 'Эта ссылка ведёт не на сервис.',
     invalid: 'Недопустимое значение.',
   },
+  // A tool named here is shown in Russian; one not named yet keeps the catalogue's English.
   tools: {
+    ...TOOL_TEXTS,
     'valuation/express': { title: 'Экспресс-оценка', description: 'Быстрая оценка рыночной стоимости.' },
     'valuation/report': { title: 'Отчёт об оценке', description: 'Полный подробный отчёт об оценке.' },
     'valuation/rent': { title: 'Оценка аренды', description: 'Ожидаемая ставка по типу объекта, площади и городу.' },
