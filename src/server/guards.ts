@@ -3,6 +3,7 @@ import { refuse } from './bodies.js'
 import type { ProxyContext } from './context.js'
 import { keys, storeIdOf } from './keys.js'
 import type { ProxyUser } from './options.js'
+import { ProxyError } from './proxyError.js'
 import { together } from './stores/store.js'
 
 /** Refuses a POST that a page of another site sent: servers (no such headers) pass. */
@@ -24,11 +25,39 @@ export interface Caller extends ProxyUser {
   storeId: string
 }
 
-/** The user `authorize` names, when it names one properly. */
+/**
+ * The user `authorize` names, or undefined when it names nobody (null or undefined). Anything else
+ * is the partner's mistake, not a signed-out person: a ProxyError (500) saying what it returned.
+ */
 export async function signedInUser(context: ProxyContext, request: Request): Promise<Caller | undefined> {
-  const user = await context.settings.authorize(request)
-  if (!user || typeof user.user !== 'string' || user.user === '' || !Array.isArray(user.tools)) return undefined
+  const user: unknown = await context.settings.authorize(request)
+  if (user === null || user === undefined) return undefined
+  if (!isProxyUser(user)) {
+    const { pathname } = new URL(request.url)
+    throw new ProxyError(500, 'authorizeInvalid', 'The site’s sign-in check (authorize) answered in a form the proxy cannot use; its log says more.', {
+      report: `${request.method} ${pathname}: \`authorize\` returned ${shapeOf(user)}; it must return { user: string, tools: string[] } (who is signed in, and the tools they may use) or null (nobody is).`,
+    })
+  }
   return { user: user.user, tools: user.tools, storeId: storeIdOf(user.user) }
+}
+
+const isProxyUser = (value: unknown): value is ProxyUser =>
+  typeof value === 'object' &&
+  value !== null &&
+  typeof (value as ProxyUser).user === 'string' &&
+  (value as ProxyUser).user !== '' &&
+  Array.isArray((value as ProxyUser).tools) &&
+  (value as ProxyUser).tools.every((tool) => typeof tool === 'string')
+
+/** What a value is, told by its types and never its contents (a log line must not carry a person's id). */
+function shapeOf(value: unknown, depth = 0): string {
+  if (Array.isArray(value)) return value.length === 0 ? '[]' : `${[...new Set(value.map((each) => shapeOf(each, depth + 1)))].join(' | ')}[]`
+  if (value === null || typeof value === 'boolean') return String(value)
+  if (typeof value === 'string') return value === '' ? "''" : 'string'
+  if (typeof value !== 'object') return typeof value
+  if (depth > 0) return 'object'
+  const entries = Object.entries(value).slice(0, 8)
+  return entries.length === 0 ? '{}' : `{ ${entries.map(([key, each]) => `${/^\w+$/.test(key) ? key : JSON.stringify(key)}: ${shapeOf(each, depth + 1)}`).join(', ')} }`
 }
 
 /**

@@ -5,6 +5,7 @@ import { jobOnStream } from './jobAnswers.js'
 import { AnswerTooLarge } from './links.js'
 import { thrownText } from './partnerHooks.js'
 import type { ToolsProxy, ToolsProxyOptions } from './options.js'
+import { ProxyError } from './proxyError.js'
 import { route } from './router.js'
 import { StoreUnavailable } from './stores/store.js'
 import { UpstreamFailure } from './upstream.js'
@@ -29,6 +30,10 @@ async function answer(context: ProxyContext, request: Request): Promise<Response
   try {
     return await route(context, request)
   } catch (error) {
+    if (error instanceof ProxyError) {
+      if (error.report) context.service.report(error.report)
+      return error.toResponse()
+    }
     if (error instanceof StoreUnavailable) {
       context.service.report(`the store failed: ${error.message}`)
       return errorAnswer(503, 'storeUnavailable', 'The tools are unavailable for a moment; try again shortly.', {
