@@ -211,6 +211,7 @@ const RUNS: Record<string, { run: (block: DocBlock) => Promise<void> } | { skip:
   },
   'docs-cloudflare-md-1': { skip: 'a Worker with a Durable Object namespace bound runs only in workerd: test/server-cloudflare.test.ts runs one built the same way there' },
   'docs-nextjs-md-3': { skip: 'a Next.js server layout (next/headers): examples/next-app holds it, built by `next build` in .ci/run' },
+  'docs-nextjs-md-5': { skip: 'Next’s own config, read by `next dev`/`next build`; its rewrites pass Host on as Vite’s shorthand does, which test/server-developer.test.ts runs' },
   'docs-nextjs-md-4': {
     run: async (block) => {
       vi.stubEnv('TOOLS_BASE_URL', '')
@@ -240,8 +241,9 @@ const RUNS: Record<string, { run: (block: DocBlock) => Promise<void> } | { skip:
       expect(answer.status).toBe(200)
     },
   },
+  'docs-server-md-4': { skip: 'Vite’s dev server config: test/server-developer.test.ts runs Vite with it in front of a proxy, and with its shorthand' },
   // The logger hears of a refusal, not of a call that went well.
-  'docs-server-md-4': {
+  'docs-server-md-5': {
     run: async (block) => {
       for (const [name, value] of Object.entries(SETTINGS)) vi.stubEnv(name, value)
       const { logger } = globalThis as unknown as { logger: { warn(...args: unknown[]): void; error(...args: unknown[]): void } }

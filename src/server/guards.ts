@@ -6,18 +6,55 @@ import type { ProxyUser } from './options.js'
 import { ProxyError } from './proxyError.js'
 import { together } from './stores/store.js'
 
-/** Refuses a POST that a page of another site sent: servers (no such headers) pass. */
-export function crossSite(request: Request, allowedOrigins: readonly string[]): boolean {
-  if (request.headers.get('sec-fetch-site') === 'cross-site') return true
+/** What a refused cross-site POST showed: its `Origin` (null when it sent none) and the host it was sent to. */
+export interface CrossSiteRequest {
+  origin: string | null
+  host: string
+}
+
+/**
+ * A POST that a page of another site sent, with what it showed; undefined when it may pass: servers
+ * (no such headers) and pages of an origin in `allowedOrigins` pass.
+ */
+export function crossSite(request: Request, allowedOrigins: readonly string[]): CrossSiteRequest | undefined {
   const origin = request.headers.get('origin')
-  if (origin === null) return false
-  if (allowedOrigins.includes(origin)) return false
+  if (origin !== null && allowedOrigins.includes(origin)) return undefined
+  // Host, not scheme: behind a TLS-terminating balancer the request may arrive as http.
+  const host = request.headers.get('host') ?? new URL(request.url).host
+  if (request.headers.get('sec-fetch-site') === 'cross-site') return { origin, host }
+  if (origin === null) return undefined
   try {
-    // Host, not scheme: behind a TLS-terminating balancer the request may arrive as http.
-    return new URL(origin).host !== (request.headers.get('host') ?? new URL(request.url).host)
+    return new URL(origin).host !== host ? { origin, host } : undefined
   } catch {
-    return true // `Origin: null` (a sandboxed frame, a file) or garbage
+    return { origin, host } // `Origin: null` (a sandboxed frame, a file) or garbage
   }
+}
+
+/** The 403 `cross_site`, naming the origin seen and the setting that allows it; told once on the console in development. */
+export function crossSiteAnswer(context: ProxyContext, request: Request, { origin, host }: CrossSiteRequest): Response {
+  const seen = origin === null ? 'it came from a page of another site (Sec-Fetch-Site: cross-site) with no Origin' : `its Origin, ${origin}, is not this proxy’s host (${host})`
+  const message = `This request came from another site: ${seen}, and the proxy's allowedOrigins (the other origins whose pages may POST) does not list it.`
+  tellDeveloperOnce(
+    context,
+    'crossSite',
+    `[tools proxy] ${request.method} ${new URL(request.url).pathname} → 403 cross_site: ${seen}. ` +
+      `A dev server's proxy that rewrites Host (Vite's server.proxy shorthand, changeOrigin: true; Next's rewrites) does this: ` +
+      `add ${origin ?? 'the page’s origin'} to the proxy's allowedOrigins, or keep the Host (changeOrigin: false). Told once, outside production.`,
+  )
+  return errorAnswer(403, 'crossSite', message, { details: { origin } })
+}
+
+/** Development, as the process says it (NODE_ENV not `production`); a runtime with no `process` is taken as production. */
+function inDevelopment(): boolean {
+  const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env
+  return env !== undefined && env.NODE_ENV !== 'production'
+}
+
+/** A console warning for the developer, once per proxy and subject, and only in development. */
+function tellDeveloperOnce(context: ProxyContext, subject: string, line: string): void {
+  if (!inDevelopment() || context.state.told.has(subject)) return
+  context.state.told.add(subject)
+  console.warn(line)
 }
 
 /** A signed-in user as the routes know them: `authorize`'s answer, and the id the store knows them by. */
