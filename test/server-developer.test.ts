@@ -153,3 +153,16 @@ describe('the proxy behind Vite’s dev server (docs/server.md)', () => {
     }
   }, 60_000)
 })
+
+describe('a proxy whose state cannot outlive its isolate', () => {
+  it('warns once on Workers with no store (docs/cloudflare.md), and never on Node', () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})
+    testProxy(service)
+    expect(warn).not.toHaveBeenCalled()
+    vi.stubGlobal('navigator', { userAgent: 'Cloudflare-Workers' })
+    // Made per request, as the snippet that lost the cap did: told once, not per request.
+    for (let request = 0; request < 3; request++) testProxy(service)
+    expect(warn).toHaveBeenCalledTimes(1)
+    expect(warn.mock.calls[0]![0]).toMatch(/docs\/cloudflare\.md/)
+  })
+})
