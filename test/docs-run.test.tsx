@@ -209,8 +209,9 @@ const RUNS: Record<string, { run: (block: DocBlock) => Promise<void> } | { skip:
       expect(await currentUser(new Request(location.origin))).toBeNull()
     },
   },
-  'docs-cloudflare-md-1': { skip: 'a Worker with a Durable Object namespace bound runs only in workerd: test/server-cloudflare.test.ts runs one built the same way there' },
+  'docs-cloudflare-md-1': { skip: 'a Worker with a Durable Object namespace bound runs only in workerd: test/docs-workers.test.ts runs it there with a cap' },
   'docs-nextjs-md-3': { skip: 'a Next.js server layout (next/headers): examples/next-app holds it, built by `next build` in .ci/run' },
+  'docs-nextjs-md-5': { skip: 'Next’s own config, read by `next dev`/`next build`; its rewrites pass Host on as Vite’s shorthand does, which test/server-developer.test.ts runs' },
   'docs-nextjs-md-4': {
     run: async (block) => {
       vi.stubEnv('TOOLS_BASE_URL', '')
@@ -233,15 +234,10 @@ const RUNS: Record<string, { run: (block: DocBlock) => Promise<void> } | { skip:
         return { url: cluster.urls[0]!, stop: cluster.stop }
       }),
   },
-  'docs-server-md-3': {
-    run: async (block) => {
-      const { default: worker } = (await load(block)) as { default: { fetch(request: Request, env: object): Promise<Response> } }
-      const answer = await worker.fetch(call('valuation/rent', rent), { ...SETTINGS })
-      expect(answer.status).toBe(200)
-    },
-  },
+  'docs-server-md-3': { skip: 'a Worker with a Durable Object namespace bound runs only in workerd: test/docs-workers.test.ts runs it there with a cap' },
+  'docs-server-md-4': { skip: 'Vite’s dev server config: test/server-developer.test.ts runs Vite with it in front of a proxy, and with its shorthand' },
   // The logger hears of a refusal, not of a call that went well.
-  'docs-server-md-4': {
+  'docs-server-md-5': {
     run: async (block) => {
       for (const [name, value] of Object.entries(SETTINGS)) vi.stubEnv(name, value)
       const { logger } = globalThis as unknown as { logger: { warn(...args: unknown[]): void; error(...args: unknown[]): void } }

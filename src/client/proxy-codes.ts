@@ -44,6 +44,8 @@ export const PROXY_ERROR_CODES = {
   webhookRefused: 'webhook_refused',
   /** 429: this user already has as many open event streams on this instance as it allows. */
   tooManyStreams: 'proxy_too_many_streams',
+  /** 500: the partner's `authorize` answered something other than `{ user, tools }` or null: a setup to fix, told to `onError`. */
+  authorizeInvalid: 'proxy_authorize_invalid',
   /** 500: anything else. */
   failed: 'proxy_failed',
 } as const

@@ -3,20 +3,58 @@ import { refuse } from './bodies.js'
 import type { ProxyContext } from './context.js'
 import { keys, storeIdOf } from './keys.js'
 import type { ProxyUser } from './options.js'
+import { ProxyError } from './proxyError.js'
 import { together } from './stores/store.js'
 
-/** Refuses a POST that a page of another site sent: servers (no such headers) pass. */
-export function crossSite(request: Request, allowedOrigins: readonly string[]): boolean {
-  if (request.headers.get('sec-fetch-site') === 'cross-site') return true
+/** What a refused cross-site POST showed: its `Origin` (null when it sent none) and the host it was sent to. */
+export interface CrossSiteRequest {
+  origin: string | null
+  host: string
+}
+
+/**
+ * A POST that a page of another site sent, with what it showed; undefined when it may pass: servers
+ * (no such headers) and pages of an origin in `allowedOrigins` pass.
+ */
+export function crossSite(request: Request, allowedOrigins: readonly string[]): CrossSiteRequest | undefined {
   const origin = request.headers.get('origin')
-  if (origin === null) return false
-  if (allowedOrigins.includes(origin)) return false
+  if (origin !== null && allowedOrigins.includes(origin)) return undefined
+  // Host, not scheme: behind a TLS-terminating balancer the request may arrive as http.
+  const host = request.headers.get('host') ?? new URL(request.url).host
+  if (request.headers.get('sec-fetch-site') === 'cross-site') return { origin, host }
+  if (origin === null) return undefined
   try {
-    // Host, not scheme: behind a TLS-terminating balancer the request may arrive as http.
-    return new URL(origin).host !== (request.headers.get('host') ?? new URL(request.url).host)
+    return new URL(origin).host !== host ? { origin, host } : undefined
   } catch {
-    return true // `Origin: null` (a sandboxed frame, a file) or garbage
+    return { origin, host } // `Origin: null` (a sandboxed frame, a file) or garbage
   }
+}
+
+/** The 403 `cross_site`, naming the origin seen and the setting that allows it; told once on the console in development. */
+export function crossSiteAnswer(context: ProxyContext, request: Request, { origin, host }: CrossSiteRequest): Response {
+  const seen = origin === null ? 'it came from a page of another site (Sec-Fetch-Site: cross-site) with no Origin' : `its Origin, ${origin}, is not this proxy’s host (${host})`
+  const message = `This request came from another site: ${seen}, and the proxy's allowedOrigins (the other origins whose pages may POST) does not list it.`
+  tellDeveloperOnce(
+    context,
+    'crossSite',
+    `[tools proxy] ${request.method} ${new URL(request.url).pathname} → 403 cross_site: ${seen}. ` +
+      `A dev server's proxy that rewrites Host (Vite's server.proxy shorthand, changeOrigin: true; Next's rewrites) does this: ` +
+      `add ${origin ?? 'the page’s origin'} to the proxy's allowedOrigins, or keep the Host (changeOrigin: false). Told once, outside production.`,
+  )
+  return errorAnswer(403, 'crossSite', message, { details: { origin } })
+}
+
+/** Development, as the process says it (NODE_ENV not `production`); a runtime with no `process` is taken as production. */
+function inDevelopment(): boolean {
+  const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env
+  return env !== undefined && env.NODE_ENV !== 'production'
+}
+
+/** A console warning for the developer, once per proxy and subject, and only in development. */
+function tellDeveloperOnce(context: ProxyContext, subject: string, line: string): void {
+  if (!inDevelopment() || context.state.told.has(subject)) return
+  context.state.told.add(subject)
+  console.warn(line)
 }
 
 /** A signed-in user as the routes know them: `authorize`'s answer, and the id the store knows them by. */
@@ -24,11 +62,39 @@ export interface Caller extends ProxyUser {
   storeId: string
 }
 
-/** The user `authorize` names, when it names one properly. */
+/**
+ * The user `authorize` names, or undefined when it names nobody (null or undefined). Anything else
+ * is the partner's mistake, not a signed-out person: a ProxyError (500) saying what it returned.
+ */
 export async function signedInUser(context: ProxyContext, request: Request): Promise<Caller | undefined> {
-  const user = await context.settings.authorize(request)
-  if (!user || typeof user.user !== 'string' || user.user === '' || !Array.isArray(user.tools)) return undefined
+  const user: unknown = await context.settings.authorize(request)
+  if (user === null || user === undefined) return undefined
+  if (!isProxyUser(user)) {
+    const { pathname } = new URL(request.url)
+    throw new ProxyError(500, 'authorizeInvalid', 'The site’s sign-in check (authorize) answered in a form the proxy cannot use; its log says more.', {
+      report: `${request.method} ${pathname}: \`authorize\` returned ${shapeOf(user)}; it must return { user: string, tools: string[] } (who is signed in, and the tools they may use) or null (nobody is).`,
+    })
+  }
   return { user: user.user, tools: user.tools, storeId: storeIdOf(user.user) }
+}
+
+const isProxyUser = (value: unknown): value is ProxyUser =>
+  typeof value === 'object' &&
+  value !== null &&
+  typeof (value as ProxyUser).user === 'string' &&
+  (value as ProxyUser).user !== '' &&
+  Array.isArray((value as ProxyUser).tools) &&
+  (value as ProxyUser).tools.every((tool) => typeof tool === 'string')
+
+/** What a value is, told by its types and never its contents (a log line must not carry a person's id). */
+function shapeOf(value: unknown, depth = 0): string {
+  if (Array.isArray(value)) return value.length === 0 ? '[]' : `${[...new Set(value.map((each) => shapeOf(each, depth + 1)))].join(' | ')}[]`
+  if (value === null || typeof value === 'boolean') return String(value)
+  if (typeof value === 'string') return value === '' ? "''" : 'string'
+  if (typeof value !== 'object') return typeof value
+  if (depth > 0) return 'object'
+  const entries = Object.entries(value).slice(0, 8)
+  return entries.length === 0 ? '{}' : `{ ${entries.map(([key, each]) => `${/^\w+$/.test(key) ? key : JSON.stringify(key)}: ${shapeOf(each, depth + 1)}`).join(', ')} }`
 }
 
 /**

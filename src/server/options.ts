@@ -32,7 +32,7 @@ export interface ToolsProxyOptions {
   basePath: string
   /** Signs job handles, artifact links and Idempotency-Keys; at least 32 characters. Never leaves the server. */
   secret: string
-  /** The end user behind a request (from your session), or null to refuse it with 401. Required: nothing passes without it. */
+  /** The end user behind a request (from your session), or null to refuse it with 401. Required: nothing passes without it. Any other answer is a setup error: 500 `proxy_authorize_invalid`, told to `onError`. */
   authorize: (request: Request) => ProxyUser | null | undefined | Promise<ProxyUser | null | undefined>
   /** A spend cap per user; none when omitted. */
   limits?: ProxyLimits

@@ -5,6 +5,7 @@ import { jobOnStream } from './jobAnswers.js'
 import { AnswerTooLarge } from './links.js'
 import { thrownText } from './partnerHooks.js'
 import type { ToolsProxy, ToolsProxyOptions } from './options.js'
+import { ProxyError } from './proxyError.js'
 import { route } from './router.js'
 import { StoreUnavailable } from './stores/store.js'
 import { UpstreamFailure } from './upstream.js'
@@ -20,6 +21,7 @@ export type { ProxyEvent, ProxyOutcome, ProxyRequestEvent, ProxyRouteKind, Proxy
  */
 export function createToolsProxy(options: ToolsProxyOptions): ToolsProxy {
   const context = createContext(options, jobOnStream)
+  warnOfIsolateState(options)
   // Each request observed whole, the proxy's own failures included: its span, its metrics, its event.
   return {
     handle: (request) => context.telemetry.observe(request, async () => closeUnread(request, await answer(context, request))),
@@ -32,6 +34,10 @@ async function answer(context: ProxyContext, request: Request): Promise<Response
   try {
     return await route(context, request)
   } catch (error) {
+    if (error instanceof ProxyError) {
+      if (error.report) context.service.report(error.report)
+      return error.toResponse()
+    }
     if (error instanceof StoreUnavailable) {
       context.service.report(`the store failed: ${error.message}`)
       return errorAnswer(503, 'storeUnavailable', 'The tools are unavailable for a moment; try again shortly.', {
@@ -44,4 +50,20 @@ async function answer(context: ProxyContext, request: Request): Promise<Response
     context.service.report(`${request.method} ${new URL(request.url).pathname}: ${thrownText(error)}`)
     return errorAnswer(500, 'failed', 'The request could not be handled.')
   }
+}
+
+let warnedOfIsolateState = false
+
+/**
+ * On Workers, a proxy with no `store` keeps caps, rates and jobs in one isolate's memory, which
+ * other isolates never see (and a proxy made per request, in none): the developer is told once.
+ */
+function warnOfIsolateState(options: ToolsProxyOptions): void {
+  if (options.store || warnedOfIsolateState || globalThis.navigator?.userAgent !== 'Cloudflare-Workers') return
+  warnedOfIsolateState = true
+  console.warn(
+    '[tools proxy] On Cloudflare Workers with no `store`, the proxy keeps its caps, rates and jobs in this isolate’s memory: ' +
+      'other isolates do not see them, and a proxy made per request keeps nothing. Make it once per isolate (`proxy ??= createToolsProxy(…)`) ' +
+      'with `store: durableObjectStore(env.TOOLS_STATE)`: see docs/cloudflare.md.',
+  )
 }

@@ -5,7 +5,7 @@ import { callRoute } from './routes/callRoute.js'
 import type { ProxyContext } from './context.js'
 import { downloadRoute } from './routes/downloadRoute.js'
 import { eventsRoute } from './routes/eventsRoute.js'
-import { crossSite, overRate, rateLimited, refusedCounted, signedInUser, toolNotAllowed, type Caller } from './guards.js'
+import { crossSite, crossSiteAnswer, overRate, rateLimited, refusedCounted, signedInUser, toolNotAllowed, type Caller } from './guards.js'
 import { jobRoute } from './routes/jobRoute.js'
 import type { ProxyRouteKind } from './telemetry/proxyEvent.js'
 import { usageRoute } from './routes/usageRoute.js'
@@ -106,9 +106,8 @@ async function throughGuards(context: ProxyContext, request: Request, { guards, 
   // A signed-in person's refusal is answered once some of the body is read (refuse): their page sees it, not a reset.
   const refused = (answer: Response) => (countedLater ? refusedCounted(context, request, user!, answer) : refuse(request, answer, timeoutMs))
   for (const guard of guards) {
-    if (guard === 'sameSite' && crossSite(request, context.settings.allowedOrigins)) {
-      return errorAnswer(403, 'crossSite', 'This request came from another site.')
-    }
+    const foreign = guard === 'sameSite' ? crossSite(request, context.settings.allowedOrigins) : undefined
+    if (foreign) return crossSiteAnswer(context, request, foreign)
     if (guard === 'signedIn') {
       user = await signedInUser(context, request)
       // Perhaps a page whose session ended: what of its body comes at once is read, so it sees the answer.

@@ -72,6 +72,8 @@ export function createProxyState() {
     overRate: boundedCache<true>(OVER_RATE_KEPT),
     streams: openStreams(),
     webhookReading: webhookReading(),
+    /** What the developer was told on the console already (once each). */
+    told: new Set<string>(),
   }
 }
 
