@@ -72,6 +72,11 @@ export interface Usage {
 export interface UploadProgress {
   loaded: number
   total: number
+  /**
+   * How many times the upload was cut off (the connection lost) and started again from its first
+   * byte, with the same Idempotency-Key: absent until it is. Show it, so going back to 0 has a reason.
+   */
+  restarts?: number
 }
 
 /** Why a request is held back, to show it: a rate limit (until when), no connection, or a retry after a service error. */
