@@ -36,6 +36,8 @@ export interface ToolsClientOptions {
   /** Extra headers on every request. */
   headers?: Record<string, string>
   /** Milliseconds between job polls while a job is young; polls slow as it ages. Default 3000. */
+  pollIntervalMs?: number
+  /** @deprecated Use `pollIntervalMs`; kept working through 0.x. */
   pollInterval?: number
   /** How long a job is polled before failing with `timeout`. Default an hour. */
   pollTimeoutMs?: number

@@ -104,6 +104,8 @@ export interface CallOptions {
   idempotencyKey?: string
   onUploadProgress?: (progress: UploadProgress) => void
   /** Milliseconds between job polls while the job is young; polls slow as it ages. */
+  pollIntervalMs?: number
+  /** @deprecated Use `pollIntervalMs`; kept working through 0.x. */
   pollInterval?: number
   /** How long to poll a job before failing with `timeout` (the job goes on: wait for it again). */
   pollTimeoutMs?: number
