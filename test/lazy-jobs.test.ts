@@ -37,6 +37,18 @@ describe('the code that follows jobs loads when first needed', () => {
     expect(logged('poll')).toHaveLength(0)
   })
 
+  it('with no journal, the same input run again (twice) follows the job its billed POST made: 1 POST, 1 bill', async () => {
+    const client = fastClient(MOCK_KEYS.demo)
+    const input = { city: 'Berlin' }
+    const first = await client.run('valuation/report', input).catch((failure: unknown) => failure)
+    expect(first).toMatchObject({ kind: 'network', jobId: expect.stringMatching(/^job_/) })
+    for (let again = 0; again < 2; again++) {
+      await expect(client.run('valuation/report', input)).rejects.toMatchObject({ kind: 'network', jobId: (first as { jobId: string }).jobId })
+    }
+    expect(logged('call')).toHaveLength(1)
+    expect(service.bills()).toBe(1)
+  })
+
   it('a deferred run is sent once; offline, its job waits for the code and says so, then is followed to its end', async () => {
     const { presence, online, offline } = switchablePresence({ onOnline: () => void (chunk.failing = false) })
     const waits: (Waiting | null)[] = []

@@ -6,6 +6,7 @@ import { describe, expect, it, vi } from 'vitest'
 import { MOCK_BASE_URL, MOCK_KEYS } from '../src/mock/index.js'
 import { createJournal, memoryJournal, RunObserver, runView } from '../src/tools/internal.js'
 import type { WebStorage } from '../src/tools/index.js'
+import { stored, webStorage } from './support/webStorage.js'
 import { fastClient, setupMockService } from './support/service.js'
 
 const { service } = setupMockService()
@@ -13,22 +14,6 @@ const PDF = { objectId: 'obj_demo' }
 
 const calls = () => service.log.filter((entry) => entry.kind === 'call')
 const polls = () => service.log.filter((entry) => entry.kind === 'poll')
-
-/** A Web Storage over a Map, as a file-backed one would be in a script. */
-function webStorage(): WebStorage & { items: Map<string, string> } {
-  const items = new Map<string, string>()
-  return {
-    items,
-    getItem: (key) => items.get(key) ?? null,
-    setItem: (key, value) => void items.set(key, value),
-    removeItem: (key) => void items.delete(key),
-    key: (index) => [...items.keys()][index] ?? null,
-    get length() {
-      return items.size
-    },
-  }
-}
-const stored = (storage: ReturnType<typeof webStorage>) => [...storage.items.values()].map((item) => JSON.parse(item))
 
 /** A client whose first job-creating POST is billed and its answer lost: the run a crash would leave. */
 async function crashedRun(storage: WebStorage, apiKey = MOCK_KEYS.demo, user?: string) {

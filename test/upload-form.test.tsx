@@ -443,6 +443,13 @@ describe('<FileDrop>', () => {
     expect(onCancel).toHaveBeenCalledTimes(1)
   })
 
+  it('says why the bar went back: an upload the connection cut starts again from its first byte', () => {
+    renderIn(<Controlled uploading progress={{ loaded: 500, total: 2000, restarts: 1 }} />)
+    expect(screen.getByText(/^Uploading 500 bytes of 2 kB/)).toHaveTextContent(
+      'Uploading 500 bytes of 2 kB The connection dropped, so the file is sent again from the start. It is not charged twice.',
+    )
+  })
+
   it('shows an indeterminate bar until the first progress report', () => {
     renderIn(<Controlled uploading progress={null} />)
     expect(screen.getByRole('progressbar', { name: 'Upload progress' })).not.toHaveAttribute('value')

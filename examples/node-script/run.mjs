@@ -9,7 +9,7 @@ const client = createToolsClient({
   baseUrl: process.env.TOOLS_BASE_URL,
   apiKey: process.env.TOOLS_API_KEY,
   journal: fileStorage(process.env.TOOLS_JOURNAL ?? 'tools-journal.json'),
-  pollInterval: Number(process.env.TOOLS_POLL_INTERVAL) || undefined,
+  pollIntervalMs: Number(process.env.TOOLS_POLL_INTERVAL) || undefined,
 })
 
 // First whatever a crash left; then, if nothing was left, the run itself.

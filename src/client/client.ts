@@ -10,7 +10,8 @@ import { pageStream, type PageStream } from './pageStream.js'
 import { asRecord } from './record.js'
 import { linksIn, malformed, readBody, requestIdOf } from './response.js'
 import type { RetryOptions } from './retry.js'
-import type { JournalStore, WebStorage } from './runs/journal.js'
+import type { JournalLimits } from './runs/bounds.js'
+import type { JournalProblem, JournalStore, WebStorage } from './runs/journal.js'
 import { runKit } from './runs/runKit.js'
 import type { Send } from './send.js'
 import { clientSettings, type ClientSettings } from './settings.js'
@@ -35,6 +36,8 @@ export interface ToolsClientOptions {
   /** Extra headers on every request. */
   headers?: Record<string, string>
   /** Milliseconds between job polls while a job is young; polls slow as it ages. Default 3000. */
+  pollIntervalMs?: number
+  /** @deprecated Use `pollIntervalMs`; kept working through 0.x. */
   pollInterval?: number
   /** How long a job is polled before failing with `timeout`. Default an hour. */
   pollTimeoutMs?: number
@@ -47,10 +50,18 @@ export interface ToolsClientOptions {
   /**
    * Where `run` journals a deferred tool's run before its POST leaves (a Web Storage such as
    * localStorage, a file-backed one, or any `JournalStore`), so `resume()` finishes it after a crash.
+   * Without one, unfinished runs are kept in this client's memory (the same input run again is the same run).
    */
   journal?: JournalStore | WebStorage
   /** Behind a proxy, who the runs are for: the journal keeps each person's apart. */
   user?: string
+  /** How many unfinished runs the journal keeps (`maxRuns`, default 50) and how long (`maxAgeMs`, default 24 hours). */
+  journalLimits?: JournalLimits
+  /**
+   * Told of each journal entry set aside: unreadable, not a run, an unknown tool's, or dropped
+   * past the limits (oldest first). `runs()` and `resume()` never reject for them.
+   */
+  onJournalError?: (problem: JournalProblem) => void
 }
 
 /** The untyped client over any tool table; `createToolsClient` binds it to the catalogue. */
@@ -202,25 +213,23 @@ const typedBy =
 type Core = Parameters<typeof import('./runs/durable.js').durableRuns>[1]
 
 /**
- * `run` journaled, `runs()` and `resume()`, with a journal; without one, `run` as it is and
- * nothing kept. Durable runs load only with a journal: a client without one never carries them.
+ * `run` journaled, `runs()` and `resume()`. With no journal, unfinished runs are kept in this
+ * client's memory: the same input run again reuses its Idempotency-Key, or follows the job it
+ * made. Their code is a chunk of its own: with a journal it is fetched at once (a crash's runs
+ * await it); without one, at the first deferred run; a failed fetch is tried again at the next use.
  */
-function durableParts(
-  core: Core,
-  deferred: (id: string) => boolean,
-  options: ToolsClientOptions,
-  typed: Typed,
-) {
-  const journal = options.journal
-  const durable = journal
-    ? import('./runs/durable.js').then(({ durableRuns }) => durableRuns(runKit, core, deferred, { ...options, journal }))
-    : undefined
+function durableParts(core: Core, deferred: (id: string) => boolean, options: ToolsClientOptions, typed: Typed) {
+  const durable = loadOnce(() => import('./runs/durable.js').then(({ durableRuns }) => durableRuns(runKit, core, deferred, options)))
+  if (options.journal) void durable().catch(() => undefined)
   return {
-    run: durable ? typed(async (id: string, input: unknown, opts?: CallOptions) => (await durable).run(id, input, opts)) : core.run,
-    /** The journal's runs, newest first (none without a journal). */
-    runs: async () => (durable ? (await durable).runs() : []),
-    /** Finishes every run a crash left (none without a journal). */
-    resume: async (opts?: CallOptions) => (durable ? (await durable).resume(opts) : []),
+    run: typed(async (id: string, input: unknown, opts: CallOptions = {}) =>
+      deferred(id) ? (await whenLoaded(durable, 'The code that keeps runs', { tool: id }, opts)).run(id, input, opts) : core.run(id, input, opts),
+    ),
+    // Their code not loaded, nothing is listed or resumed (`run` tries again): they never reject.
+    /** The journal's runs, newest first (without a journal, this client's unfinished ones). */
+    runs: () => durable().then((runs) => runs.runs(), () => []),
+    /** Finishes every run a crash left (without a journal, this client's unfinished ones). */
+    resume: (opts?: CallOptions) => durable().then((runs) => runs.resume(opts), () => []),
   }
 }
 

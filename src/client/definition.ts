@@ -75,6 +75,11 @@ export interface Usage {
 export interface UploadProgress {
   loaded: number
   total: number
+  /**
+   * How many times the upload was cut off (the connection lost) and started again from its first
+   * byte, with the same Idempotency-Key: absent until it is. Show it, so going back to 0 has a reason.
+   */
+  restarts?: number
 }
 
 /** Why a request is held back, to show it: a rate limit (until when), no connection, or a retry after a service error. */
@@ -102,6 +107,8 @@ export interface CallOptions {
   idempotencyKey?: string
   onUploadProgress?: (progress: UploadProgress) => void
   /** Milliseconds between job polls while the job is young; polls slow as it ages. */
+  pollIntervalMs?: number
+  /** @deprecated Use `pollIntervalMs`; kept working through 0.x. */
   pollInterval?: number
   /** How long to poll a job before failing with `timeout` (the job goes on: wait for it again). */
   pollTimeoutMs?: number

@@ -47,7 +47,7 @@ export async function followJob(
       if (!watcher && stream.named()) watcher = (await stream.eventHub()).watch(id, jobId)
       const pushed = watcher ? await watcher.next(Math.min(known ? SAFETY_READ : FIRST_PUSH, deadline - Date.now()), opts.signal) : 'poll'
       if (pushed === 'poll' && known) {
-        const delay = pollDelay(Date.now() - started, opts.pollInterval ?? settings.pollInterval, presence.hidden())
+        const delay = pollDelay(Date.now() - started, opts.pollIntervalMs ?? opts.pollInterval ?? settings.pollInterval, presence.hidden())
         await sleep(Math.min(delay, deadline - Date.now()), opts.signal, id, presence.subscribe)
       } else if (typeof pushed === 'object') {
         current = reader.jobOf(tool, jobId, pushed.status, pushed.body)

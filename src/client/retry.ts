@@ -14,8 +14,10 @@ export interface RetryOptions {
   maxRetryAfterMs?: number
   /**
    * How long one request may wait for rate limits and a lost connection to pass, in ms, before
-   * it fails (`rate-limit` or `network`). Default 120000. (Its name is fixed by the contract.)
+   * it fails (`rate-limit` or `network`). Default 120000.
    */
+  maxWaitMs?: number
+  /** @deprecated Use `maxWaitMs`; kept working through 0.x. */
   maxWait?: number
   /** @deprecated Use `baseDelayMs`; kept working through 0.x. */
   baseDelay?: number
@@ -49,7 +51,7 @@ export function retryPolicy(options: RetryOptions | false | undefined): RetryPol
     baseDelayMs: given.baseDelayMs ?? given.baseDelay ?? DEFAULT_RETRY.baseDelayMs,
     maxDelayMs: given.maxDelayMs ?? given.maxDelay ?? DEFAULT_RETRY.maxDelayMs,
     maxRetryAfterMs: given.maxRetryAfterMs ?? given.maxRetryAfter ?? DEFAULT_RETRY.maxRetryAfterMs,
-    maxWait: given.maxWait ?? DEFAULT_RETRY.maxWait,
+    maxWait: given.maxWaitMs ?? given.maxWait ?? DEFAULT_RETRY.maxWait,
   }
 }
 

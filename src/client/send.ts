@@ -1,4 +1,4 @@
-import type { CallOptions, ToolDefinition, Waiting } from './definition.js'
+import type { CallOptions, ToolDefinition, UploadProgress, Waiting } from './definition.js'
 import type { ToolsError } from './errors.js'
 import { requestHeaders } from './headers.js'
 import { createPacer, type Pacer } from './pacer.js'
@@ -79,7 +79,8 @@ export function createSender(settings: ClientSettings, stream: PageStream, kit: 
   ): Promise<Response> {
     const isCall = !!post
     // A lost synchronous answer may already be billed: only a 429 (never processed) is retried.
-    const transient = !isCall || tool?.mode === 'deferred'
+    let transient = !isCall || tool?.mode === 'deferred'
+    const upload = restartingUpload(post)
     const name = tool?.id
     const deadline = Date.now() + policy.maxWait
     const wait = waitTeller(onWait)
@@ -93,10 +94,13 @@ export function createSender(settings: ClientSettings, stream: PageStream, kit: 
         const onHold = (until: number) => wait({ reason: 'rate-limit', until })
         await pacer.take(isCall, { signal, tool: name, deadline, onHold, expire: (until) => pausedTooLong(ToolsError, name, until) })
         wait(null)
-        const outcome = await exchange(name, url, key, signal, post)
+        const outcome = await exchange(name, url, key, signal, upload.post)
         let error: ToolsError
         if (isToolsError(outcome)) {
           error = outcome
+          // An upload cut midway never reached the service whole, so nothing was processed: it
+          // starts again from its first byte, with its Idempotency-Key, even for a synchronous tool.
+          if (upload.cut()) transient = true
           if (transient && presence.offline() && Date.now() < deadline) {
             // Offline is not the service's fault: wait for the connection, within the budget.
             wait({ reason: 'offline' })
@@ -121,6 +125,25 @@ export function createSender(settings: ClientSettings, stream: PageStream, kit: 
     } finally {
       wait(null)
     }
+  }
+}
+
+/**
+ * A call's post whose upload progress tells each try after the first that was cut off midway
+ * (`restarts`), so a bar going back to 0 says why. `cut()`: the last try was cut before its last byte.
+ */
+function restartingUpload(post: Post | undefined) {
+  const tell = post?.onUploadProgress
+  let restarts = 0
+  let sent: UploadProgress | undefined
+  return {
+    post: tell ? { ...post!, onUploadProgress: (progress: UploadProgress) => tell((sent = restarts ? { ...progress, restarts } : progress)) } : post,
+    cut() {
+      const midway = !!sent && sent.loaded < sent.total
+      if (sent) restarts++
+      sent = undefined
+      return midway
+    },
   }
 }
 

@@ -26,7 +26,7 @@ export function clientSettings(options: ToolsClientOptions): ClientSettings {
     options,
     interpret: { ...defaultInterpretation, ...options.interpret },
     policy: retryPolicy(options.retry),
-    pollInterval: options.pollInterval ?? DEFAULT_POLL_INTERVAL,
+    pollInterval: options.pollIntervalMs ?? options.pollInterval ?? DEFAULT_POLL_INTERVAL,
     pollTimeoutMs: options.pollTimeoutMs ?? options.pollTimeout ?? DEFAULT_POLL_TIMEOUT,
     base: () => resolveBaseUrl(options.baseUrl),
     resolveKey: async () => (typeof options.apiKey === 'function' ? await options.apiKey() : options.apiKey),

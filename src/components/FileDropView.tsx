@@ -194,6 +194,7 @@ function UploadBar({ progress, onCancel, words: { messages, format } }: { progre
       />{' '}
       <span className="ct-file-drop__progress-text">
         {sent === undefined ? messages.phase.submitting : messages.upload.uploading(format.bytes(sent), format.bytes(total))}
+        {progress?.restarts ? ` ${messages.upload.restarted}` : null}
       </span>{' '}
       {onCancel && (
         <button type="button" className="ct-button ct-button--secondary ct-file-drop__cancel" onClick={onCancel}>

@@ -34,6 +34,8 @@ export type ToolsProviderProps = (ConnectionProps | ClientProps) & {
   /** Else an enclosing QueryClientProvider's client, else one of the provider's own. */
   queryClient?: QueryClient
   /** Milliseconds between job polls. Default: the given client's, else 3000. */
+  pollIntervalMs?: number
+  /** @deprecated Use `pollIntervalMs`; kept working through 0.x. */
   pollInterval?: number
   /** Where the billing notice sends people to top up. */
   billingUrl?: string
@@ -80,7 +82,7 @@ export function ToolsProvider(props: ToolsProviderProps) {
   // At once, at the first render: a build with its setting unset must not post to `/undefined/…`.
   if (!given) checkBaseUrl(baseUrl)
   const apiKey = given ? given.apiKey : props.apiKey
-  const pollInterval = props.pollInterval ?? given?.pollInterval ?? DEFAULT_POLL_INTERVAL
+  const pollInterval = props.pollIntervalMs ?? props.pollInterval ?? given?.pollInterval ?? DEFAULT_POLL_INTERVAL
   const enclosing = useContext(QueryClientContext)
   const [ownQueryClient] = useState(() => (queryClient || enclosing ? null : new QueryClient()))
   const [journals] = useState(() => ({

@@ -169,6 +169,7 @@ export const enCore: CoreMessages = {
     },
     progressLabel: 'Upload progress',
     uploading: (sent, total) => `Uploading ${sent} of ${total}`,
+    restarted: 'The connection dropped, so the file is sent again from the start. It is not charged twice.',
     cancel: 'Cancel upload',
     remove: (name) => `Remove “${name}”`,
   },

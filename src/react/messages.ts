@@ -98,6 +98,8 @@ export interface Messages {
     }
     progressLabel: string
     uploading: (sent: string, total: string) => string
+    /** Beside the bar once an upload cut off by the connection starts again from its first byte. */
+    restarted: string
     cancel: string
     remove: (name: string) => string
   }

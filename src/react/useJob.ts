@@ -7,6 +7,8 @@ import { useJobWaiting } from './useWaiting.js'
 
 export interface UseJobOptions {
   /** Milliseconds between polls; default the provider's. */
+  pollIntervalMs?: number
+  /** @deprecated Use `pollIntervalMs`; kept working through 0.x. */
   pollInterval?: number
   /** Set false to hold off polling. */
   enabled?: boolean
@@ -30,7 +32,7 @@ export function useJob<T extends DeferredToolId>(
   const context = useToolsContext()
   const queryClient = useQueryClient()
   const query = useQuery({
-    ...jobQueryOptions(context, queryClient, tool, jobId ?? '', options.pollInterval),
+    ...jobQueryOptions(context, queryClient, tool, jobId ?? '', options.pollIntervalMs ?? options.pollInterval),
     enabled: options.enabled !== false && Boolean(jobId),
   })
   const waiting = useJobWaiting(context.fingerprint, tool, jobId, query.fetchStatus === 'paused')

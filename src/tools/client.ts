@@ -41,12 +41,12 @@ export interface ToolsClient {
   usage(opts?: Pick<CallOptions, 'signal'>): Promise<Usage>
   /** The issues `run` would refuse the input for, one per field; empty when valid. Sends nothing. */
   validate<T extends ToolId>(tool: T, input: ToolInput<T>): Promise<ValidationIssue[]>
-  /** With a `journal`: its runs of this key (and `user`), newest first; none without one. */
+  /** The journal's runs of this key (and `user`), newest first (without a journal, this client's unfinished ones). Never rejects. */
   runs(): Promise<Run[]>
   /**
-   * With a `journal`: finishes every run a crash or reload left (a job is followed; a JSON run
-   * whose POST was never answered is re-sent with its own Idempotency-Key: a replay, not a new
-   * bill) and settles with each one's end. Never rejects; none without a journal.
+   * Finishes every run a crash or reload left (a job is followed; a JSON run whose POST was never
+   * answered is re-sent with its own Idempotency-Key, one POST at a time: a replay, not a new
+   * bill) and settles with each one's end. Never rejects; without a journal, this client's unfinished runs.
    */
   resume(opts?: CallOptions): Promise<ResumedRun[]>
 }

@@ -49,6 +49,6 @@ export type {
 } from './catalogue.js'
 export { createToolsClient } from './client.js'
 // Durable runs: the journal's shapes, typed by the catalogue.
-export type { RunPhase, WebStorage } from '../client/index.js'
+export type { JournalLimits, JournalProblem, RunPhase, WebStorage } from '../client/index.js'
 export type { JournalStore, Run } from './runs.js'
 export type { ResumedRun, ToolsClient } from './client.js'

@@ -86,7 +86,7 @@ export function fakeClock(server: SetupServer, { each = true }: { each?: boolean
  * no step of a test waits on them.
  */
 export const loadChunks = () =>
-  Promise.all([loadChecks(), loadSender(), loadJobs(), loadUploads(), loadArtifacts(), loadViewers(), loadUploadForm()])
+  Promise.all([loadChecks(), loadSender(), loadJobs(), import('../../src/client/runs/durable.js'), loadUploads(), loadArtifacts(), loadViewers(), loadUploadForm()])
 
 /** Fake timers for the clocks the kit, TanStack Query and the simulated service read, for tests that install them themselves. */
 export async function useFakeClock() {

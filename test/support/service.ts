@@ -4,7 +4,7 @@ import { createMockService, MOCK_BASE_URL, type MockServiceOptions } from '../..
 import { createToolsClient, type ToolsClientOptions } from '../../src/tools/index.js'
 
 /** Retries and polls in milliseconds, so the suite runs fast. */
-export const FAST: Partial<ToolsClientOptions> = { retry: { baseDelay: 1, maxDelay: 5 }, pollInterval: 5 }
+export const FAST: Partial<ToolsClientOptions> = { retry: { baseDelay: 1, maxDelay: 5 }, pollIntervalMs: 5 }
 
 /** The simulated service on msw/node for one test file, reset after each test. */
 export function setupMockService(options: MockServiceOptions = {}) {

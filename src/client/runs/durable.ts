@@ -1,6 +1,7 @@
 import type { CallOptions, Job, Result } from '../definition.js'
 import type { ToolsError } from '../errors.js'
-import type { JournalStore, Run, WebStorage } from './journal.js'
+import { boundedJournal, type JournalLimits } from './bounds.js'
+import type { JournalProblem, JournalStore, Run, WebStorage } from './journal.js'
 import type { RunClient } from './runRecord.js'
 import type { RunsHost } from './runsHost.js'
 
@@ -10,7 +11,10 @@ export interface DurableOptions {
   apiKey?: string | (() => string | Promise<string>)
   /** Behind a proxy, who runs them: each person's runs are kept apart. */
   user?: string
-  journal: JournalStore | WebStorage
+  /** Without one, this client's memory: the same input run again in this process is the same run. */
+  journal?: JournalStore | WebStorage
+  journalLimits?: JournalLimits
+  onJournalError?: (problem: JournalProblem) => void
 }
 
 /** A run `resume()` took up: its job at the end, or why it could not end. */
@@ -27,7 +31,14 @@ export interface ResumedRun<T extends string = string> {
  */
 export function durableRuns(kit: RunsHost, client: RunClient, deferred: (tool: string) => boolean, options: DurableOptions) {
   const { issue, isToolsError, toToolsError, validationError, isTerminal, fingerprint, createJournal, journalStore, submit } = kit
-  const journal = createJournal(journalStore(options.journal))
+  const report = (problem: JournalProblem) => {
+    try {
+      options.onJournalError?.(problem)
+    } catch {
+      // The listener's failure is its own: runs go on.
+    }
+  }
+  const journal = boundedJournal(createJournal(journalStore(options.journal ?? inMemory()), report), options.journalLimits, report, deferred)
   // Computed from the configuration given, never read back out of the client.
   const own = async () =>
     fingerprint(options.baseUrl, typeof options.apiKey === 'function' ? await options.apiKey() : options.apiKey, options.user)
@@ -49,40 +60,71 @@ export function durableRuns(kit: RunsHost, client: RunClient, deferred: (tool: s
       return job
     } catch (error) {
       await writing
-      // A failed job's end is seen too; any other failure leaves the run for the next resume.
-      if (isToolsError(error) && error.kind === 'job-failed') await journal.drop(run)
+      // A failed job's end is seen too, and a job the service no longer knows never ends; any
+      // other failure leaves the run for the next resume (or the same input run again).
+      if (isToolsError(error) && (error.kind === 'job-failed' || error.kind === 'not-found')) await journal.drop(run)
       throw error
     }
   }
 
-  async function run(tool: string, input: unknown, opts: CallOptions = {}): Promise<Result | Job> {
-    if (!deferred(tool)) return client.run(tool, input, opts)
+  /** Journals a deferred run and sends its POST (or finds the job the same intent made): the run with its job. */
+  async function post(tool: string, input: unknown, opts: CallOptions): Promise<Run> {
     const intent = { input, idempotencyKey: opts.idempotencyKey, signal: opts.signal ?? new AbortController().signal, client }
     const context = { ...opts, tool, journal, holder: { current: undefined }, show: () => undefined }
-    const journaled = (await submit({ ...intent, fingerprint: await own() }, context)) as Run
-    return finish(journaled, opts)
+    return (await submit({ ...intent, fingerprint: await own() }, context)) as Run
   }
 
-  /** One run a crash left, taken up: its job followed, or its POST re-sent with its own key. */
-  async function takeUp(left: Run, opts: CallOptions): Promise<ResumedRun> {
+  async function run(tool: string, input: unknown, opts: CallOptions = {}): Promise<Result | Job> {
+    if (!deferred(tool)) return client.run(tool, input, opts)
+    return finish(await post(tool, input, opts), opts)
+  }
+
+  /**
+   * One run a crash left, taken up: its job followed, or its POST re-sent with its own key. POSTs
+   * wait their turn in `line`: a resume never sends a burst, whatever the pace would allow.
+   */
+  async function takeUp(left: Run, opts: CallOptions, line: <R>(send: () => Promise<R>) => Promise<R>): Promise<ResumedRun> {
     try {
       if (left.jobId) return { run: left, job: await finish(left, opts) }
       // A file's bytes are never journaled: such a run waits for its file (run it again with it).
       if (left.file) return { run: left, error: validationError([issue('file', 'required')], left.tool) }
-      return { run: left, job: (await run(left.tool, left.input, { ...opts, idempotencyKey: left.idempotencyKey })) as Job }
+      const sent = await line(() => post(left.tool, left.input, { ...opts, idempotencyKey: left.idempotencyKey }))
+      return { run: left, job: await finish(sent, opts) }
     } catch (error) {
       return { run: left, error: toToolsError(error, left.tool) }
     }
   }
 
+  /** The journal's runs of this key (and person); none, reported, where the store or the key cannot be read. */
+  async function listed(): Promise<Run[]> {
+    try {
+      return await journal.list(await own())
+    } catch (cause) {
+      report({ reason: 'unavailable', cause })
+      return []
+    }
+  }
+
   return {
     run,
-    /** The journal's runs of this key (and person), newest first. */
-    runs: async (): Promise<Run[]> => journal.list(await own()),
-    /** Finishes every run a crash or reload left; settles with each one's end, never rejects. */
+    /** The journal's runs of this key (and person), newest first; never rejects. */
+    runs: listed,
+    /** Finishes every run a crash or reload left, one POST at a time; settles with each one's end, never rejects. */
     resume: async (opts: CallOptions = {}): Promise<ResumedRun[]> => {
-      const left = (await journal.list(await own())).filter((entry) => !entry.seen)
-      return Promise.all(left.map((entry) => takeUp(entry, opts)))
+      let turn: Promise<unknown> = Promise.resolve()
+      const line = <R>(send: () => Promise<R>) => {
+        const mine = turn.then(send)
+        turn = mine.catch(() => undefined)
+        return mine
+      }
+      const left = (await listed()).filter((entry) => !entry.seen)
+      return Promise.all(left.map((entry) => takeUp(entry, opts, line)))
     },
   }
+}
+
+/** A store in this process's memory (memoryJournal's, written here so no bundler splits journal.js into a chunk of its own). */
+function inMemory(): JournalStore {
+  const runs = new Map<string, Run>()
+  return { get: (key) => runs.get(key), set: (key, run) => void runs.set(key, run), remove: (key) => void runs.delete(key), keys: () => runs.keys() }
 }

@@ -1,7 +1,8 @@
 // The run core: durable runs without any framework (the hooks bridge it; scripts use it through the client).
 export { belongsTo, fingerprint, personOf } from './fingerprint.js'
 export { createJournal, defaultStore, journalStore, memoryJournal, webStorageJournal } from './journal.js'
-export type { Journal, JournalStore, Run, RunPhase, WebStorage } from './journal.js'
+export type { JournalLimits } from './bounds.js'
+export type { Journal, JournalProblem, JournalStore, Run, RunPhase, WebStorage } from './journal.js'
 export { RunObserver } from './runObserver.js'
 export type { RunCallOptions, RunObserverOptions, RunRoutes, Sender } from './runObserver.js'
 export { tagOf } from './runRecord.js'

@@ -91,9 +91,27 @@ export function defaultStore(): JournalStore {
   return memoryJournal()
 }
 
+/**
+ * Why a journal entry was set aside rather than listed (`onJournalError`): unreadable
+ * (`malformed`: not JSON, or a read that threw), not a run (`foreign`), for a tool this client
+ * does not know (`unknown-tool`), left unfinished past `maxAgeMs` (`expired`) or beyond
+ * `maxRuns` (`over-limit`), or a store that could not be read at all (`unavailable`).
+ */
+export interface JournalProblem<T extends string = string> {
+  reason: 'malformed' | 'foreign' | 'unknown-tool' | 'expired' | 'over-limit' | 'unavailable'
+  /** The entry's key in the store, where there is one. */
+  key?: string
+  /** The run, where it could be read (an expired or dropped one: its job may still be waited for). */
+  run?: Run<T>
+  cause?: unknown
+}
+
 export interface Journal<T extends string = string> {
-  /** One key's runs, newest first. */
-  list(fingerprint: string): Promise<Run<T>[]>
+  /**
+   * One key's runs, newest first: an entry that cannot be read or is not a run is removed and
+   * reported, never thrown. `room`: places to leave under a bounded journal's `maxRuns`.
+   */
+  list(fingerprint: string, room?: number): Promise<Run<T>[]>
   put(run: Run<T>): Promise<void>
   drop(run: Run<T>): Promise<void>
   /** Removes every run whose fingerprint is one of a person's (`belongsTo`), whatever key made it. */
@@ -102,8 +120,8 @@ export interface Journal<T extends string = string> {
   subscribe(listener: () => void): () => void
 }
 
-/** A journal over a store; `null` keeps nothing. */
-export function createJournal<T extends string = string>(store: JournalStore<T> | null): Journal<T> {
+/** A journal over a store (`null` keeps nothing); `onError` hears of each entry set aside. */
+export function createJournal<T extends string = string>(store: JournalStore<T> | null, onError?: (problem: JournalProblem) => void): Journal<T> {
   const listeners = new Set<() => void>()
   const changed = () => listeners.forEach((listener) => listener())
   const keyOf = (run: Pick<Run, 'fingerprint' | 'id'>) => `${PREFIX}${run.fingerprint}/${run.id}`
@@ -111,16 +129,20 @@ export function createJournal<T extends string = string>(store: JournalStore<T> 
   const forgotten = new Set<string>()
   return {
     async list(fingerprint) {
-      if (!store) return []
-      const prefix = `${PREFIX}${fingerprint}/`
       const runs: Run<T>[] = []
-      for (const key of [...(await store.keys())]) {
-        const run = key.startsWith(prefix) ? await store.get(key) : undefined
-        if (run) runs.push(run)
+      for (const key of store ? [...(await store.keys())] : []) {
+        if (!key.startsWith(`${PREFIX}${fingerprint}/`)) continue
+        // Not JSON (a torn write) is 0: that, or what is no run of this key, is set aside and told of.
+        const run = await Promise.resolve(key).then((at) => store!.get(at)).catch(() => 0 as const)
+        if (run && run.fingerprint === fingerprint && run.createdAt > 0 && run.idempotencyKey) runs.push(run)
+        else if (run != null) {
+          onError?.({ reason: run === 0 ? 'malformed' : 'foreign', key })
+          await store!.remove(key)
+        }
       }
       runs.sort((a, b) => b.createdAt - a.createdAt)
       const stale = runs.filter((run) => run.seen).slice(KEEP)
-      for (const run of stale) await store.remove(keyOf(run))
+      for (const run of stale) await store!.remove(keyOf(run))
       return runs.filter((run) => !stale.includes(run))
     },
     async put(run) {

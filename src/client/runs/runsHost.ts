@@ -1,6 +1,6 @@
 import type { Job, Result } from '../definition.js'
 import type { ToolsError, ValidationIssue } from '../errors.js'
-import type { Journal, JournalStore, Run, WebStorage } from './journal.js'
+import type { Journal, JournalProblem, JournalStore, Run, WebStorage } from './journal.js'
 import type { Intent, SubmitContext } from './submit.js'
 
 /**
@@ -19,7 +19,7 @@ export interface RunsHost {
   isTerminal(phase: string | undefined): phase is 'succeeded' | 'failed'
   /** Who a key is, without the key: whose runs are whose. */
   fingerprint(baseUrl: string, key: string | null | undefined, user?: string): string
-  createJournal<T extends string = string>(store: JournalStore<T> | null): Journal<T>
+  createJournal<T extends string = string>(store: JournalStore<T> | null, onError?: (problem: JournalProblem) => void): Journal<T>
   journalStore<T extends string = string>(store: JournalStore<T> | WebStorage): JournalStore<T>
   /** Sends one intent, journaled first (the first load has it for its hooks already). */
   submit(intent: Intent, context: SubmitContext): Promise<Run | Result | Job>

@@ -43,10 +43,11 @@ export async function submit(intent: Intent, context: SubmitContext): Promise<Ru
   let run = await saveRun(journal, holder, (await earlier(intent, context)) ?? newRun(intent, context), { seen: false })
   // The new intent is the observer's own run, whatever it showed before.
   show((holder.current = run))
+  // The same intent made a job already (its answer seen, its end not): followed, never posted for again.
+  if (run.jobId) return run
   try {
     const handle = await client.start(tool, input, { ...sending, idempotencyKey: run.idempotencyKey })
-    // An answer already known (a replay of an unfinished job) keeps its journaled phase.
-    run = await saveRun(journal, holder, run, { jobId: handle.jobId, phase: run.jobId ? run.phase : 'pending' })
+    run = await saveRun(journal, holder, run, { jobId: handle.jobId, phase: 'pending' })
     show(run)
     return run
   } catch (cause) {
@@ -63,7 +64,8 @@ export async function submit(intent: Intent, context: SubmitContext): Promise<Ru
 async function earlier({ input, idempotencyKey, fingerprint }: Intent, { tool, tag, journal }: SubmitContext) {
   const parts = splitInput(input)
   const described = JSON.stringify([parts.input, parts.file])
-  return (await (journal as Journal).list(fingerprint)).find(
+  // Room for the run about to be journaled, should none be found.
+  return (await (journal as Journal).list(fingerprint, 1)).find(
     (run) =>
       run.tool === tool &&
       tagOf(run) === tag &&

@@ -179,6 +179,7 @@ export const ru: Messages = {
     },
     progressLabel: 'Ход загрузки',
     uploading: (sent, total) => `Загружено ${sent} из ${total}`,
+    restarted: 'Связь прерывалась, поэтому файл отправляется заново с начала. Дважды за него не платят.',
     cancel: 'Отменить загрузку',
     remove: (name) => `Убрать «${name}»`,
   },
