@@ -26,7 +26,7 @@ import { loadUploadForm } from '../src/components/UploadForm.js'
 // The upload form's code and the drop's are chunks fetched when a form is first shown: fetch them first, as a page shown before would have.
 beforeAll(() => loadUploadForm())
 
-const { service, server } = setupMockService({ jobDuration: 3_000 })
+const { service, server } = setupMockService({ jobDurationMs: 3_000 })
 const { until, drive, advance } = fakeClock(server)
 stubObjectUrls()
 

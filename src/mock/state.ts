@@ -46,7 +46,7 @@ export class ServiceState {
   readonly baseUrl: string
   /** Milliseconds every answer waits. */
   latency: number
-  readonly jobDuration: number
+  readonly jobDurationMs: number
   readonly intermediateStatus: string
   readonly log: MockLogEntry[] = []
   readonly jobs = new Map<string, MockJob>()
@@ -63,6 +63,8 @@ export class ServiceState {
   private readonly wallets = new Map<string, MockWallet>()
   private readonly creations = new Map<string, StoredCreation>()
   private readonly basePath: string
+  /** The base URL's origin; undefined for a relative base, matched by path alone. */
+  private readonly baseOrigin: string | undefined
   private readonly initialOutcome: MockJobOutcome | MockOutcomeRule
   private readonly initialLatency: number
   private readonly storage: MockStorage | undefined
@@ -71,9 +73,11 @@ export class ServiceState {
   constructor(options: MockServiceOptions) {
     this.baseUrl = (options.baseUrl ?? MOCK_BASE_URL).replace(/\/+$/, '')
     // A relative base (a same-origin proxy path) is matched by path alone.
-    this.basePath = new URL(this.baseUrl, 'http://relative.invalid').pathname.replace(/\/+$/, '')
-    this.initialLatency = this.latency = options.latency ?? 0
-    this.jobDuration = options.jobDuration ?? 30
+    const base = new URL(this.baseUrl, 'http://relative.invalid')
+    this.basePath = base.pathname.replace(/\/+$/, '')
+    this.baseOrigin = base.origin === 'http://relative.invalid' ? undefined : base.origin
+    this.initialLatency = this.latency = options.latencyMs ?? options.latency ?? 0
+    this.jobDurationMs = options.jobDurationMs ?? options.jobDuration ?? 30
     this.intermediateStatus = options.intermediateStatus ?? 'processing'
     this.initialOutcome = this.outcome = options.outcome ?? 'completed'
     this.rateLimiter = createRateLimiter(options.rateLimit ?? false)
@@ -157,6 +161,13 @@ export class ServiceState {
   relativePath(url: string): string {
     const { pathname } = new URL(url)
     return pathname.startsWith(this.basePath) ? pathname.slice(this.basePath.length) : pathname
+  }
+
+  /** The path of `url` below the base URL (`/pdf/create`), or undefined when `url` is not under it. */
+  pathUnderBase(url: string): string | undefined {
+    const { origin, pathname } = new URL(url)
+    if (this.baseOrigin !== undefined && origin !== this.baseOrigin) return undefined
+    return pathname.startsWith(`${this.basePath}/`) ? pathname.slice(this.basePath.length) : undefined
   }
 
   /** Stores a file for `key` and returns its link. */
