@@ -1,9 +1,10 @@
 // @vitest-environment node
 // The simulated service as a partner gets it, from the built package: `/mock` bundled into a
 // Worker and started in workerd (Miniflare), where MSW cannot load, answering through `fetch`; and
-// `npx @cabinet/tools-react mock`, the command serving it on a port until SIGTERM.
-import { spawn } from 'node:child_process'
-import { copyFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs'
+// `npx @cabinet/tools-react mock`, the command serving it on a port until SIGTERM. And the packed
+// package installed as a Node script installs it: no React.
+import { execFileSync, spawn } from 'node:child_process'
+import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
@@ -88,5 +89,22 @@ describe('npx @cabinet/tools-react mock', () => {
 
     child.kill('SIGTERM')
     expect(await exited).toBe(0)
+  })
+})
+
+describe('a project that uses only /client, /server or /mock', () => {
+  it('installs no React from the packed package', { timeout: 120_000 }, () => {
+    const packed = join(app, 'packed')
+    const project = join(app, 'node-project')
+    mkdirSync(packed)
+    mkdirSync(project)
+    // The built package as npm packs it (the build ran above).
+    execFileSync('npm', ['pack', '--ignore-scripts', '--silent', '--pack-destination', packed], { cwd: pkg, stdio: 'ignore' })
+    const tarball = join(packed, readdirSync(packed)[0]!)
+    writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'node-script', private: true, type: 'module' }))
+    execFileSync('npm', ['install', tarball, '--ignore-scripts', '--no-audit', '--no-fund', '--silent'], { cwd: project, stdio: 'ignore' })
+    const installed = readdirSync(join(project, 'node_modules'))
+    expect(installed).toContain('@cabinet')
+    for (const react of ['react', 'react-dom', 'react-dropzone', '@tanstack']) expect(existsSync(join(project, 'node_modules', react)), react).toBe(false)
   })
 })
