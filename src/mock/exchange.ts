@@ -30,6 +30,7 @@ export function serveOn(state: ServiceState) {
   return (kind: MockRequestKind, tool: Tool | undefined, answer: Answer) =>
     async (request: Request, params: Exchange['params']): Promise<Response> => {
       const at = Date.now()
+      const arrival = state.arrival()
       if (state.latency > 0) await new Promise((resolve) => setTimeout(resolve, state.latency))
       const requestId = newId('req')
       const key = bearerKey(request)
@@ -70,7 +71,7 @@ export function serveOn(state: ServiceState) {
       entry.status = response.status
       entry.requestId = response.headers.get('x-request-id') ?? undefined
       if (fault) entry.fault = fault.fault
-      state.log.push(entry)
+      state.record(entry, arrival)
       state.keep()
       if (fault?.fault === 'held') await new Promise((resolve) => request.signal.addEventListener('abort', resolve, { once: true }))
       return processed ? Response.error() : response

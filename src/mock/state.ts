@@ -59,6 +59,8 @@ export class ServiceState {
   readonly webhooks: ReturnType<typeof createWebhookSender> | undefined
 
   private readonly accounts: readonly MockAccount[]
+  private arrivals = 0
+  private readonly arrivalOf = new WeakMap<MockLogEntry, number>()
   private readonly callers = new Map<string, Caller>()
   private readonly wallets = new Map<string, MockWallet>()
   private readonly creations = new Map<string, StoredCreation>()
@@ -93,6 +95,22 @@ export class ServiceState {
     this.storage = options.storage
     this.storageKey = `cabinet-tools-mock ${this.baseUrl}`
     this.restore()
+  }
+
+  /** The next request's place in arrival order (see `record`). */
+  arrival(): number {
+    return this.arrivals++
+  }
+
+  /**
+   * Logs a request once answered, in the order requests arrived: one answered quickly (a read)
+   * never goes before one that came first and took longer (a call whose body was still read).
+   */
+  record(entry: MockLogEntry, arrival: number): void {
+    this.arrivalOf.set(entry, arrival)
+    const later = this.log.findIndex((logged) => (this.arrivalOf.get(logged) ?? -1) > arrival)
+    if (later === -1) this.log.push(entry)
+    else this.log.splice(later, 0, entry)
   }
 
   /** Writes what the service knows to its storage, if it has one (after every request). */
