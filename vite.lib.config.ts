@@ -15,8 +15,10 @@ const external = [
   '@tanstack/react-query',
   'msw',
   'react-dropzone',
+  'srvx',
   'zod',
   /^(react|react-dom|msw|zod)\//,
+  /^node:/, // the command (src/bin) runs on Node
 ]
 
 /**
@@ -85,6 +87,7 @@ const scripts: UserConfig = {
         'entries/server': `${src}/entries/server.ts`,
         'entries/server/cloudflare': `${src}/entries/server/cloudflare.ts`,
         'entries/locales/ru': `${src}/entries/locales/ru.ts`,
+        'bin/tools-react': `${src}/bin/tools-react.ts`, // `npx @cabinet/tools-react mock`
       },
       formats: ['es'],
     },

@@ -25,7 +25,7 @@ test('the proxy on Workers: object requests and time per call and per job', asyn
   let endSentAt: number | undefined
   const mock = await listenMockService({
     // Long enough for the page's stream to be open before the job ends.
-    jobDuration: 800,
+    jobDurationMs: 800,
     webhooks: {
       url: 'https://partner.test/api/tools/webhooks',
       secret: WEBHOOK_SECRET,

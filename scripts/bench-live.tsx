@@ -61,7 +61,7 @@ async function deployment({
   const arrived = new Map<string, number>()
   const proxies: ToolsProxy[] = []
   const service = createMockService({
-    jobDuration,
+    jobDurationMs: jobDuration,
     webhooks: webhooks
       ? {
           url: `${SITE}/api/tools/webhooks`,
@@ -364,7 +364,7 @@ test('60 jobs started on one page, one every 100 ms: behind the proxy with webho
   // Direct: the key in the page, polling its own service, whose webhooks only mark when each job ended.
   const ended = new Map<string, number>()
   const service = createMockService({
-    jobDuration,
+    jobDurationMs: jobDuration,
     webhooks: {
       url: `${SITE}/unused`,
       secret: WEBHOOK_SECRET,

@@ -14,7 +14,7 @@ import { TOOLS } from '../src/tools/index.js'
 const WEBHOOK_SECRET = 'whsec_C2FVsBQIhrscChlQIMV+b5sSYspob7oD'
 // With webhooks, as live updates are deployed: a quiet job is read once a minute, not polled as a page would (every 1–10 s).
 const service = createMockService({
-  jobDuration: 3_600_000,
+  jobDurationMs: 3_600_000,
   webhooks: { url: 'https://partner.test/api/tools/webhooks', secret: WEBHOOK_SECRET, send: (request) => proxy.handle(request) },
 })
 let open = 0

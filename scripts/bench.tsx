@@ -75,7 +75,7 @@ async function runs(
   },
 ) {
   TabChannel.open.clear()
-  const mock = service({ jobDuration: jobMs, rateLimit }, everyRequest)
+  const mock = service({ jobDurationMs: jobMs, rateLimit }, everyRequest)
   const clients = Array.from({ length: tabs }, () => createToolsClient({ baseUrl: MOCK_BASE_URL, apiKey: MOCK_KEYS.demo }))
   const start = Date.now()
   let end = start
@@ -99,7 +99,7 @@ async function runs(
 }
 
 async function observers(count: number) {
-  const mock = service({ jobDuration: 60_000 })
+  const mock = service({ jobDurationMs: 60_000 })
   const client = createToolsClient({ baseUrl: MOCK_BASE_URL, apiKey: MOCK_KEYS.demo })
   const [handle] = await settle([client.start('text/generate', { prompt: 'shared' })])
   const { jobId } = (handle as PromiseFulfilledResult<{ jobId: string }>).value

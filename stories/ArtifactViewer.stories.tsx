@@ -17,7 +17,7 @@ const meta = {
   args: { url: 'set by the story' },
   argTypes: { url: { control: false } },
   // Results arrive at once: the job is not what these stories show.
-  parameters: { tools: { simulatedOnly: true, service: { jobDuration: 20, latency: 0 } } },
+  parameters: { tools: { simulatedOnly: true, service: { jobDurationMs: 20, latencyMs: 0 } } },
   render: (args, { loaded }) => <ArtifactViewer {...args} url={(loaded.url as string | undefined) ?? args.url} />,
 } satisfies Meta<ArtifactViewerProps>
 

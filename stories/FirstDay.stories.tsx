@@ -212,7 +212,7 @@ export const HeadingAtThePagesLevel: Story = {
 export const RateLimitCountdownEnds: Story = {
   beforeEach: [
     (context) => {
-      storyTools(context).service.inject({ match: { tool: 'valuation/rent' }, fault: 'rate-limit', retryAfter: 90, times: 1 })
+      storyTools(context).service.inject({ match: { tool: 'valuation/rent' }, fault: 'rate-limit', retryAfterMs: 90_000, times: 1 })
     },
     withPageClock,
   ],

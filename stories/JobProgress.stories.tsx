@@ -49,7 +49,7 @@ const RUNNING_DURATION = 1500
  */
 export const IntermediateStatus: Story = {
   parameters: {
-    tools: { simulatedOnly: true, service: { jobDuration: RUNNING_DURATION, intermediateStatus: 'rendering', latency: 0 } },
+    tools: { simulatedOnly: true, service: { jobDurationMs: RUNNING_DURATION, intermediateStatus: 'rendering', latencyMs: 0 } },
   },
   beforeEach: async (context) => {
     await startJob(context, 'valuation/report')
@@ -68,7 +68,7 @@ export const IntermediateStatus: Story = {
 function endsIn(outcome: Exclude<MockJobOutcome, 'failed'>): Story {
   return {
     name: `Ends “${outcome}”`,
-    parameters: { tools: { simulatedOnly: true, service: { outcome, jobDuration: TEST_RUN ? 200 : 1500 } } },
+    parameters: { tools: { simulatedOnly: true, service: { outcome, jobDurationMs: TEST_RUN ? 200 : 1500 } } },
     beforeEach: async (context) => void (await startJob(context, 'valuation/report')),
     play: async ({ canvas, globals }) => {
       const m = storyMessages({ globals })
@@ -85,7 +85,7 @@ export const Success = endsIn('success')
 
 /** The job failed on the service: said so, with the service's own reason. */
 export const Failed: Story = {
-  parameters: { tools: { simulatedOnly: true, service: { outcome: 'failed', jobDuration: TEST_RUN ? 200 : 1500 } } },
+  parameters: { tools: { simulatedOnly: true, service: { outcome: 'failed', jobDurationMs: TEST_RUN ? 200 : 1500 } } },
   beforeEach: async (context) => void (await startJob(context, 'valuation/report')),
   play: async ({ canvas, globals }) => {
     const m = storyMessages({ globals })

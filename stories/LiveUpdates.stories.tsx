@@ -18,7 +18,7 @@ interface LiveDeployment extends ProxyDeployment {
 function liveDeployment(): LiveDeployment {
   const asked = { reads: 0, streams: 0 }
   const deployment = proxyDeployment({
-    service: { jobDuration: JOB_DURATION * 4 },
+    service: { jobDurationMs: JOB_DURATION * 4 },
     webhookSecret: WEBHOOK_SECRET,
     onRequest: (path) => {
       if (path.endsWith('/events')) asked.streams++

@@ -75,7 +75,7 @@ export const ListingOfAnotherAccount403: Story = {
 export const RateLimited429: Story = {
   name: '429 Rate limited',
   beforeEach: (context) => {
-    context.loaded.tools.service.inject({ match: { tool: 'valuation/rent' }, fault: 'rate-limit', retryAfter: 90, times: Infinity })
+    context.loaded.tools.service.inject({ match: { tool: 'valuation/rent' }, fault: 'rate-limit', retryAfterMs: 90_000, times: Infinity })
   },
   play: async (context) => {
     const m = storyMessages(context)

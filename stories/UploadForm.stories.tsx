@@ -94,7 +94,7 @@ function OnSlowNetwork(props: UploadFormProps<'photo/enhance'>) {
 
 /** Sending on a slow network: a byte count and bar, and Cancel. */
 export const Uploading: Story = {
-  parameters: { tools: { simulatedOnly: true, service: { latency: 600_000 } } },
+  parameters: { tools: { simulatedOnly: true, service: { latencyMs: 600_000 } } },
   render: (args) => <OnSlowNetwork {...(args as UploadFormProps<'photo/enhance'>)} />,
   play: async (context) => {
     const { canvas, userEvent, globals } = context
@@ -113,7 +113,7 @@ export const Uploading: Story = {
 /** Cancelled mid-upload: the run ends, the file stays chosen, and it can be sent again. */
 export const Cancelled: Story = {
   tags: ['react-18'],
-  parameters: { tools: { simulatedOnly: true, service: { latency: 600_000 } } },
+  parameters: { tools: { simulatedOnly: true, service: { latencyMs: 600_000 } } },
   play: async (context) => {
     const { canvas, canvasElement, userEvent, globals } = context
     const m = storyMessages({ globals })

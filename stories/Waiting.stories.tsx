@@ -47,7 +47,7 @@ function countdownsShown(root: HTMLElement): string[] {
 export const RateLimitWait: Story = {
   name: '429 with a short wait',
   beforeEach: (context) => {
-    context.loaded.tools.service.inject({ match: { kind: 'call' }, fault: 'rate-limit', retryAfter: 5 })
+    context.loaded.tools.service.inject({ match: { kind: 'call' }, fault: 'rate-limit', retryAfterMs: 5000 })
   },
   play: async (context) => {
     const m = storyMessages(context)

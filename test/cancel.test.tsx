@@ -6,7 +6,7 @@ import { ToolsProvider, usePhotoEnhance, useRuns } from '../src/react/index.js'
 import { advance, useFakeClock } from './support/clock.js'
 import { pngFile, setupMockService } from './support/service.js'
 
-const { service } = setupMockService({ jobDuration: 2_000 })
+const { service } = setupMockService({ jobDurationMs: 2_000 })
 // The input checks' chunk loads in real time, which fake timers never advance: load it first.
 
 /**

@@ -189,7 +189,7 @@ describe('every error kind', () => {
   })
 
   it('rate-limit: surfaced when Retry-After is beyond what the client waits', async () => {
-    service.inject({ fault: 'rate-limit', retryAfter: 120, times: 1 })
+    service.inject({ fault: 'rate-limit', retryAfterMs: 120_000, times: 1 })
     const error = await failure(demo().run('valuation/rent', rent))
     expect(error).toMatchObject({ kind: 'rate-limit', status: 429, retryAfter: 120_000 })
   })
@@ -244,7 +244,7 @@ describe('every error kind', () => {
 
 describe('retries never bill twice', () => {
   it('429 then success: same Idempotency-Key, one bill', async () => {
-    service.inject({ match: { kind: 'call' }, fault: 'rate-limit', retryAfter: 0, times: 1 })
+    service.inject({ match: { kind: 'call' }, fault: 'rate-limit', retryAfterMs: 0, times: 1 })
     const job = await demo().run('video/create', exampleInput('video/create'))
     expect(job.phase).toBe('succeeded')
     const posts = calls()
@@ -257,7 +257,7 @@ describe('retries never bill twice', () => {
   it('Retry-After as an HTTP date is honoured', async () => {
     // On a whole second, so the date (which has no milliseconds) says exactly two seconds.
     onFakeTime(new Date('2026-03-01T12:00:00.000Z'))
-    service.inject({ match: { kind: 'call' }, fault: 'rate-limit', retryAfter: new Date(Date.now() + 2000), times: 1 })
+    service.inject({ match: { kind: 'call' }, fault: 'rate-limit', retryAfterMs: new Date(Date.now() + 2000), times: 1 })
     const rent = demo().run('valuation/rent', { propertyCategory: 'flat', totalArea: 40, city: 'Omsk' })
     await clock.advance(1990)
     expect(calls().map((entry) => entry.status)).toEqual([429])

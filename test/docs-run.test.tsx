@@ -26,7 +26,7 @@ import { loadUploadForm } from '../src/components/UploadForm.js'
 // The upload form's code and the drop's are chunks fetched when a form is first shown: fetch them first, as a page shown before would have.
 beforeAll(() => loadUploadForm())
 
-const { service, server } = setupMockService({ jobDuration: 3_000 })
+const { service, server } = setupMockService({ jobDurationMs: 3_000 })
 const { until, drive, advance } = fakeClock(server)
 stubObjectUrls()
 
@@ -179,6 +179,18 @@ const RUNS: Record<string, { run: (block: DocBlock) => Promise<void> } | { skip:
       expect(typeof its.listen).toBe('function')
     },
   },
+  'docs-mock-md-2': {
+    run: async (block) => {
+      const { service: own } = (await load(block, { realTime: true })) as { service: { fetch: typeof fetch; bills(): number } }
+      const rentCall = () =>
+        own.fetch(`${MOCK_BASE_URL}/valuation/rent`, { method: 'POST', headers: { authorization: 'Bearer agency-key', 'content-type': 'application/json' }, body: JSON.stringify(rent) })
+      const answers = [await drive(rentCall()), await drive(rentCall()), await drive(rentCall())] // each answer waits latencyMs
+      expect(answers.map((answer) => [answer.status, answer.headers.get('retry-after')])).toEqual([[429, '5'], [429, '5'], [200, null]])
+      expect(own.bills()).toBe(1)
+    },
+  },
+  'docs-mock-md-3': { skip: 'a proxy listening on a port, in front of the command: test/mock-anywhere.test.ts starts the command from the built package and calls it' },
+  'docs-mock-md-4': { skip: 'a Worker runs only in workerd: test/mock-anywhere.test.ts starts /mock there, built, and calls it through fetch' },
   // The Next.js route with no TOOLS_BASE_URL: the simulated service in process, sending its webhooks.
   'docs-nextjs-md-1': {
     run: async (block) => {

@@ -22,7 +22,7 @@ import { loadUploadForm } from '../src/components/UploadForm.js'
 beforeAll(() => loadUploadForm())
 
 // A 20-second job, as pdf/create takes on the real service; polled every 3 s, the default.
-const { service } = setupMockService({ jobDuration: 20_000 })
+const { service } = setupMockService({ jobDurationMs: 20_000 })
 
 beforeEach(useFakeClock)
 afterEach(() => vi.useRealTimers())

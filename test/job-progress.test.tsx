@@ -12,7 +12,7 @@ import { fakeClock } from './support/clock.js'
 import { fastClient, setupMockService } from './support/service.js'
 
 // Long enough to see the job queued (first third) and running, short enough for a quick suite.
-const { service, server } = setupMockService({ jobDuration: 300 })
+const { service, server } = setupMockService({ jobDurationMs: 300 })
 const POLL = 10
 const { advance, until, drive } = fakeClock(server)
 

@@ -16,7 +16,7 @@ import {
 import { advance, useFakeClock } from './support/clock.js'
 import { setupMockService } from './support/service.js'
 
-const { service } = setupMockService({ jobDuration: 10_000 })
+const { service } = setupMockService({ jobDurationMs: 10_000 })
 beforeEach(useFakeClock)
 afterEach(() => vi.useRealTimers())
 

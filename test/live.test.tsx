@@ -438,7 +438,7 @@ describe('useJob behind a proxy with webhooks', () => {
 describe('the simulated service’s webhooks', () => {
   /** The simulated service in process, sending its webhooks to `send`. */
   function simulated(send: (request: Request) => Promise<Response> | Response, jobDuration = 9000) {
-    const service = createMockService({ jobDuration, webhooks: { url: `${SITE}/api/tools/webhooks`, secret: WEBHOOK_SECRET, send } })
+    const service = createMockService({ jobDurationMs: jobDuration, webhooks: { url: `${SITE}/api/tools/webhooks`, secret: WEBHOOK_SECRET, send } })
     return { service, serviceFetch: service.fetch }
   }
 

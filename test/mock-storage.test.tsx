@@ -21,7 +21,7 @@ let service = createMockService()
 const server = setupServer()
 /** What a page load does: a new simulated service on the kept storage, behind the worker. */
 function load(options: { kept?: boolean } = {}) {
-  service = createMockService({ jobDuration: 20_000, storage: options.kept === false ? undefined : storage })
+  service = createMockService({ jobDurationMs: 20_000, storage: options.kept === false ? undefined : storage })
   server.resetHandlers(...service.handlers)
 }
 

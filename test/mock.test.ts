@@ -11,11 +11,11 @@ import {
   MOCK_LISTINGS,
   type MockAccount,
 } from '../src/mock/index.js'
-import { getTool, TOOLS, type ToolId } from '../src/tools/index.js'
+import { createToolsClient, getTool, TOOLS, type ToolId } from '../src/tools/index.js'
 
 // Jobs take 300 ms of (faked) time: pending for the first 100, then processing.
 const JOB_MS = 300
-const service = createMockService({ jobDuration: JOB_MS })
+const service = createMockService({ jobDurationMs: JOB_MS })
 const server = setupServer(...service.handlers)
 
 beforeAll(() => server.listen({ onUnhandledRequest: 'error' }))
@@ -216,6 +216,22 @@ describe('billing', () => {
     expect(await outcome(MOCK_KEYS.other)).toEqual(every(200, { 'site/create': 403, 'pdf/create': 403 }))
   })
 
+  it.each([
+    ['limited', 'pdf/create', 'scope'],
+    ['norent', 'valuation/rent', 'scope'],
+    ['broke', 'valuation/rent', 'billing'],
+    ['other', 'pdf/create', 'listing-access'],
+    ['throttled', 'valuation/rent', 'rate-limit'],
+    ['failing', 'pdf/create', 'job-failed'],
+    ['down', 'valuation/rent', 'server'],
+    ['unknown', 'valuation/rent', 'unauthorized'],
+  ] as const)('the key %s meets, on %s, the client’s %s error', async (name, tool, kind) => {
+    const client = createToolsClient({ baseUrl: MOCK_BASE_URL, apiKey: MOCK_KEYS[name], retry: false, pollInterval: 5 })
+    await expect(client.run(tool, exampleInput(tool))).rejects.toMatchObject({ kind, ...(name === 'norent' && { scope: 'tools:rent' }) })
+    // Only a job that ran and failed was paid for.
+    expect(service.bills()).toBe(kind === 'job-failed' ? 1 : 0)
+  })
+
   it('never bills polls or downloads', async () => {
     const job = await finishedJob('photo/enhance')
     const url = (job.result as { url: string }).url
@@ -356,16 +372,51 @@ describe('idempotent job creation', () => {
     expect(service.bills()).toBe(2)
   })
 
-  it('a synchronous tool ignores the header: each call runs and is billed', async () => {
+  it('a synchronous tool ignores the header: each call runs, is billed, and never says it is a replay', async () => {
     const headers = { 'Idempotency-Key': 'sync-1' }
-    await post('/valuation/rent', { json: rent, headers })
-    await post('/valuation/rent', { json: rent, headers })
+    const answers = [await post('/valuation/rent', { json: rent, headers }), await post('/valuation/rent', { json: rent, headers })]
+    expect(answers.map((answer) => answer.headers.get('idempotent-replayed'))).toEqual([null, null])
     expect(service.log.map((entry) => entry.replay)).toEqual([false, false])
     expect(service.bills()).toBe(2)
+  })
+
+  it('says Idempotent-Replayed: true on a replayed job creation, JSON or multipart, and only there', async () => {
+    for (const tool of ['text/generate', 'photo/enhance'] as const) {
+      const send = () => callTool(tool, exampleInput(tool) as Record<string, unknown>, { headers: { 'Idempotency-Key': `idem-${tool}` } })
+      const [first, again] = [await send(), await send()]
+      expect([first.status, again.status]).toEqual([202, 202])
+      expect([first.headers.get('idempotent-replayed'), again.headers.get('idempotent-replayed')]).toEqual([null, 'true'])
+    }
+    expect(service.bills()).toBe(2)
+  })
+
+  it('says it on the retry of a creation whose answer was lost', async () => {
+    service.inject({ match: { kind: 'call' }, fault: 'lost' })
+    const send = () => post('/text/generate', { json: { prompt: 'hi' }, headers: { 'Idempotency-Key': 'idem-lost' } })
+    await expect(send()).rejects.toThrow()
+    const retried = await send()
+    expect([retried.status, retried.headers.get('idempotent-replayed')]).toEqual([202, 'true'])
+    expect(service.bills()).toBe(1)
   })
 })
 
 describe('jobs', () => {
+  it('last jobDurationMs; the deprecated jobDuration says the same', async () => {
+    const advance = fakeClock()
+    const bodies = []
+    for (const options of [{ jobDurationMs: 1000 }, { jobDuration: 1000 }]) {
+      const simulated = createMockService(options)
+      const call = (path: string, init: RequestInit = {}) =>
+        simulated.fetch(MOCK_BASE_URL + path, { ...init, headers: { Authorization: `Bearer ${MOCK_KEYS.demo}`, 'Content-Type': 'application/json' } })
+      const { jobId } = (await (await call('/text/generate', { method: 'POST', body: '{}' })).json()) as { jobId: string }
+      advance(999)
+      const before = ((await (await call(`/text/generate/jobs/${jobId}`)).json()) as { status: string }).status
+      advance(1)
+      bodies.push([before, ((await (await call(`/text/generate/jobs/${jobId}`)).json()) as { status: string }).status])
+    }
+    expect(bodies).toEqual([['processing', 'completed'], ['processing', 'completed']])
+  })
+
   it('move pending → processing → completed, with progress and result links', async () => {
     const advance = fakeClock()
     const jobId = await startJob('pdf/create')
@@ -384,7 +435,7 @@ describe('jobs', () => {
 
   it('reach the terminal status the outcome rule picks, changeable at runtime', async () => {
     const rule = vi.fn(() => 'done' as const)
-    const chosen = createMockService({ jobDuration: 0, outcome: rule, intermediateStatus: 'rendering' })
+    const chosen = createMockService({ jobDurationMs: 0, outcome: rule, intermediateStatus: 'rendering' })
     server.use(...chosen.handlers)
     const jobId = await startJob('text/generate')
     expect(rule).toHaveBeenCalledWith({ tool: 'text/generate', input: exampleInput('text/generate'), account: 'demo' })
@@ -404,7 +455,7 @@ describe('jobs', () => {
 
   it('show a custom intermediate status', async () => {
     const advance = fakeClock()
-    const rendering = createMockService({ jobDuration: JOB_MS, intermediateStatus: 'rendering' })
+    const rendering = createMockService({ jobDurationMs: JOB_MS, intermediateStatus: 'rendering' })
     server.use(...rendering.handlers)
     const jobId = await startJob('avatar/video')
     advance(200)
@@ -578,13 +629,20 @@ describe('faults', () => {
     expect([byDefault.status, byDefault.headers.get('retry-after')]).toEqual([429, '1'])
     expect((await post('/valuation/express', { json: {} })).status).toBe(429)
     const until = new Date(Date.now() + 1500)
-    service.inject({ fault: 'rate-limit', retryAfter: until })
+    service.inject({ fault: 'rate-limit', retryAfterMs: until })
     const dated = (await post('/valuation/express', { json: {} })).headers.get('retry-after')!
     expect(dated).toMatch(/GMT$/)
     expect(Date.parse(dated)).toBeGreaterThanOrEqual(until.getTime() - 999)
     expect(Date.parse(dated)).toBeGreaterThanOrEqual(Date.now())
     expect((await post('/valuation/express', { json: {} })).status).toBe(200)
     expect(service.bills()).toBe(1)
+  })
+
+  it('rate-limit: retryAfterMs is milliseconds; the deprecated retryAfter, seconds, still says the same', async () => {
+    service.inject({ fault: 'rate-limit', retryAfterMs: 5000 })
+    service.inject({ fault: 'rate-limit', retryAfter: 5 })
+    const headers = [await post('/valuation/express', { json: {} }), await post('/valuation/express', { json: {} })]
+    expect(headers.map((answer) => answer.headers.get('retry-after'))).toEqual(['5', '5'])
   })
 
   it('hit only the requests they match, as many times as told', async () => {

@@ -16,7 +16,7 @@ type Kit = typeof import('../src/react/index.js')
 type Components = typeof import('../src/components/index.js')
 
 // A 20-second job, as pdf/create takes on the real service.
-const { service } = setupMockService({ jobDuration: 20_000 })
+const { service } = setupMockService({ jobDurationMs: 20_000 })
 beforeEach(async () => {
   await useFakeClock()
   localStorage.clear()

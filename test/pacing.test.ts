@@ -12,7 +12,7 @@ import { TabChannel } from './support/tabs.js'
 import { loadChunks } from './support/clock.js'
 
 const LIMIT = { limit: 10, windowMs: 1000 }
-const { service, server } = setupMockService({ jobDuration: 2000, rateLimit: LIMIT })
+const { service, server } = setupMockService({ jobDurationMs: 2000, rateLimit: LIMIT })
 // The kit's chunks load in real time, which fake timers never advance: load them first.
 beforeAll(() => loadChunks())
 
@@ -72,7 +72,7 @@ describe('one pace for every call of a key', () => {
 
   it('a 429 pauses every request of the key until Retry-After, then resumes with one Idempotency-Key', async () => {
     const tools = client()
-    service.inject({ match: { kind: 'call' }, fault: 'rate-limit', retryAfter: 3 })
+    service.inject({ match: { kind: 'call' }, fault: 'rate-limit', retryAfterMs: 3000 })
     const first = tools.run('valuation/express', {})
     await vi.advanceTimersByTimeAsync(100)
     expect(calls().map((entry) => entry.status)).toEqual([429])
@@ -93,7 +93,7 @@ describe('one pace for every call of a key', () => {
     // Tab B is in use before tab A meets the limit.
     await settle([tabB.run('valuation/express', {})])
     service.log.length = 0
-    service.inject({ match: { kind: 'call' }, fault: 'rate-limit', retryAfter: 5 })
+    service.inject({ match: { kind: 'call' }, fault: 'rate-limit', retryAfterMs: 5000 })
     const first = tabA.run('valuation/express', {})
     await vi.advanceTimersByTimeAsync(100)
     const second = tabB.run('valuation/express', {})
@@ -104,12 +104,12 @@ describe('one pace for every call of a key', () => {
   })
 
   it('no run fails for rate limiting while its wait budget lasts; past it, a rate-limit error', async () => {
-    service.inject({ match: { kind: 'call' }, fault: 'rate-limit', retryAfter: 20, times: 5 })
+    service.inject({ match: { kind: 'call' }, fault: 'rate-limit', retryAfterMs: 20_000, times: 5 })
     const [ok] = await settle([client().run('valuation/express', {})])
     expect(ok!.status).toBe('fulfilled')
     expect(service.bills()).toBe(1)
 
-    service.inject({ match: { kind: 'call' }, fault: 'rate-limit', retryAfter: 50, times: 5 })
+    service.inject({ match: { kind: 'call' }, fault: 'rate-limit', retryAfterMs: 50_000, times: 5 })
     const [failed] = await settle([client().run('valuation/express', {})])
     expect(failed).toMatchObject({ status: 'rejected', reason: { kind: 'rate-limit', status: 429 } })
     expect(service.bills()).toBe(1)
@@ -118,7 +118,7 @@ describe('one pace for every call of a key', () => {
   it('tells each wait as it starts: rate limit with its end, retries with their number, offline', async () => {
     const seen: (Waiting | null)[] = []
     const onWait = (waiting: Waiting | null) => seen.push(waiting)
-    service.inject({ match: { kind: 'call' }, fault: 'rate-limit', retryAfter: 3 })
+    service.inject({ match: { kind: 'call' }, fault: 'rate-limit', retryAfterMs: 3000 })
     const now = Date.now()
     await settle([client().run('valuation/express', {}, { onWait })])
     expect(seen[0]).toMatchObject({ reason: 'rate-limit' })

@@ -303,7 +303,7 @@ describe('useJob', () => {
 
   it('honours Retry-After on polls', async () => {
     const jobId = await startJob()
-    service.inject({ match: { kind: 'poll' }, fault: 'rate-limit', retryAfter: 0.2, times: 1 })
+    service.inject({ match: { kind: 'poll' }, fault: 'rate-limit', retryAfterMs: 200, times: 1 })
     const { result } = renderHook(() => useJob('text/generate', jobId), { wrapper: wrapper() })
     await until(() => expect(result.current.data?.phase).toBe('succeeded'))
     const [limited, next] = polls()

@@ -25,7 +25,7 @@ const url: Record<'one' | 'two' | 'plain' | 'broken', string> = { one: '', two: 
 beforeAll(async () => {
   const script = await buildProxyWorker('tools-proxy-cloudflare')
   mock = await listenMockService({
-    jobDuration: 200,
+    jobDurationMs: 200,
     webhooks: { url: 'https://partner.test/api/tools/webhooks', secret: WEBHOOK_SECRET, send: (request) => (deliveries.push(request), new Response(null, { status: 204 })) },
   })
   const bindings = { TOOLS_BASE_URL: mock.baseUrl, TOOLS_API_KEY: MOCK_KEYS.demo, TOOLS_PROXY_SECRET: SECRET, MAX_UPLOAD_BYTES: String(1024 * 1024), CALLS_CAP: String(CALLS_CAP) }

@@ -231,7 +231,7 @@ describe('the server proxy', () => {
     expect(refused).toMatchObject({ kind: 'scope', status: 403 })
     expect(codeOf(refused)).toBe('scope_missing')
     // A 429 and the client's retry: one call counted.
-    mock.service.inject({ match: { tool: 'valuation/rent' }, fault: 'rate-limit', retryAfter: 0 })
+    mock.service.inject({ match: { tool: 'valuation/rent' }, fault: 'rate-limit', retryAfterMs: 0 })
     await browser('alice').run('valuation/rent', exampleInput('valuation/rent'))
     expect(mock.service.log.map((entry) => entry.status)).toEqual([403, 429, 200])
     expect(mock.service.bills()).toBe(1)

@@ -9,7 +9,7 @@ import { ToolsProvider, usePdfCreate, useRuns, type Run } from '../src/react/ind
 import { advance, useFakeClock } from './support/clock.js'
 import { setupMockService } from './support/service.js'
 
-const { service } = setupMockService({ jobDuration: 10_000 })
+const { service } = setupMockService({ jobDurationMs: 10_000 })
 beforeEach(useFakeClock)
 afterEach(() => {
   vi.useRealTimers()

@@ -246,7 +246,7 @@ describe('<ToolRunner>', () => {
   })
 
   it('429 past the wait budget: nothing that retries is enabled until the countdown ends', async () => {
-    service.inject({ match: { kind: 'call' }, fault: 'rate-limit', retryAfter: 30 })
+    service.inject({ match: { kind: 'call' }, fault: 'rate-limit', retryAfterMs: 30_000 })
     const user = userEvent.setup()
     render(
       <ToolsProvider client={fastClient(MOCK_KEYS.demo, { retry: { maxWait: 0 } })}>

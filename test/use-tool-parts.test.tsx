@@ -23,7 +23,7 @@ import { advance, useFakeClock } from './support/clock.js'
 import { pngFile, setupMockService } from './support/service.js'
 
 // A 3-second job (pending its first second), read every 100 ms while young.
-const { service } = setupMockService({ jobDuration: 3_000 })
+const { service } = setupMockService({ jobDurationMs: 3_000 })
 const POLL = 300
 
 const PDF = { objectId: 'obj_demo' }
@@ -426,7 +426,7 @@ describe('the phase and what it waits for', () => {
   })
 
   it('waits out a rate limit on the call while submitting', async () => {
-    service.inject({ match: { kind: 'call' }, fault: 'rate-limit', retryAfter: 2 })
+    service.inject({ match: { kind: 'call' }, fault: 'rate-limit', retryAfterMs: 2000 })
     page({}, <Runner tool="valuation/rent" />)
     act0(() => hook().run(RENT))
     await advance(500)
@@ -452,7 +452,7 @@ describe('the phase and what it waits for', () => {
   it('shows what the job’s reads wait for while it runs', async () => {
     page()
     await runTo('pending')
-    service.inject({ match: { kind: 'poll' }, fault: 'rate-limit', retryAfter: 2 })
+    service.inject({ match: { kind: 'poll' }, fault: 'rate-limit', retryAfterMs: 2000 })
     await advanceUntil(() => hook().waiting?.reason === 'rate-limit')
     expect(['pending', 'running']).toContain(hook().phase)
     await advanceUntil(() => hook().phase === 'succeeded')

@@ -14,7 +14,7 @@ import { loadChunks } from './support/clock.js'
 // The upload form's code and the drop's are chunks fetched when a form is first shown: fetch them first, as a page shown before would have.
 beforeAll(() => loadUploadForm())
 
-const { service } = setupMockService({ jobDuration: 2000 })
+const { service } = setupMockService({ jobDurationMs: 2000 })
 stubObjectUrls()
 // The kit's chunks load in real time, which fake timers never advance: load them first.
 beforeAll(() => loadChunks())
@@ -59,7 +59,7 @@ function announcements(container: HTMLElement): string[] {
 
 describe('each wait is visible within a second of starting', () => {
   it('a rate limit, with a live countdown, announced once', async () => {
-    service.inject({ match: { kind: 'call' }, fault: 'rate-limit', retryAfter: 5 })
+    service.inject({ match: { kind: 'call' }, fault: 'rate-limit', retryAfterMs: 5000 })
     const { container } = render(<ToolRunner tool="valuation/express" />, { wrapper: Provider })
     const heard = announcements(container)
     fireEvent.click(within(container).getByRole('button', { name: 'Run' }))
@@ -77,7 +77,7 @@ describe('each wait is visible within a second of starting', () => {
   })
 
   it("a rate limit's countdown starts at its Retry-After (0:05 for 5 s, never more), however long the page was open, and the run goes on when it ends, not before", async () => {
-    service.inject({ match: { kind: 'call' }, fault: 'rate-limit', retryAfter: 5 })
+    service.inject({ match: { kind: 'call' }, fault: 'rate-limit', retryAfterMs: 5000 })
     const { container } = render(<ToolRunner tool="valuation/express" />, { wrapper: Provider })
     // The page was open a while before the press: the countdown is not counted from then.
     await tick(3000)
@@ -130,7 +130,7 @@ describe('each wait is visible within a second of starting', () => {
   })
 
   it('in the upload form', async () => {
-    service.inject({ match: { kind: 'call' }, fault: 'rate-limit', retryAfter: 3 })
+    service.inject({ match: { kind: 'call' }, fault: 'rate-limit', retryAfterMs: 3000 })
     const { container } = render(<UploadForm tool="photo/enhance" />, { wrapper: Provider })
     fireEvent.change(container.querySelector('input[type="file"]')!, { target: { files: [pngFile()] } })
     await tick(0)
@@ -143,7 +143,7 @@ describe('each wait is visible within a second of starting', () => {
 
   it('in the progress of a job followed by id', async () => {
     const { jobId } = await fastClient(MOCK_KEYS.demo).start('pdf/create', { objectId: 'obj_demo' })
-    service.inject({ match: { kind: 'poll' }, fault: 'rate-limit', retryAfter: 3 })
+    service.inject({ match: { kind: 'poll' }, fault: 'rate-limit', retryAfterMs: 3000 })
     const { container } = render(<JobProgress tool="pdf/create" jobId={jobId} />, { wrapper: Provider })
     await tick(1000)
     expect(notice(container)).toHaveAttribute('data-reason', 'rate-limit')

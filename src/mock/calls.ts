@@ -83,8 +83,8 @@ export function answerCall(state: ServiceState, call: ToolCall): Response {
     requestId,
     createdAt: state.jobClock.now(),
     input,
-    outcome: state.decideOutcome({ tool: tool.id, input, account: caller.account.id }),
-    durationMs: state.jobDuration,
+    outcome: caller.account.outcome ?? state.decideOutcome({ tool: tool.id, input, account: caller.account.id }),
+    durationMs: state.jobDurationMs,
     intermediateStatus: state.intermediateStatus,
   }
   state.jobs.set(jobId, job)

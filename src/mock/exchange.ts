@@ -1,4 +1,3 @@
-import { delay, HttpResponse } from 'msw'
 import type { Tool } from '../tools/index.js'
 import { faultResponse } from './faults.js'
 import { errorResponse, newId } from './http.js'
@@ -9,7 +8,7 @@ import type { MockLogEntry, MockRequestKind } from './types.js'
 /** One request as an answer sees it, after the key check. */
 export interface Exchange {
   request: Request
-  params: Record<string, string | readonly string[] | undefined>
+  params: Record<string, string | undefined>
   caller: Caller
   requestId: string
   entry: MockLogEntry
@@ -29,9 +28,10 @@ function bearerKey(request: Request): string | undefined {
  */
 export function serveOn(state: ServiceState) {
   return (kind: MockRequestKind, tool: Tool | undefined, answer: Answer) =>
-    async ({ request, params }: { request: Request; params: Exchange['params'] }): Promise<Response> => {
+    async (request: Request, params: Exchange['params']): Promise<Response> => {
       const at = Date.now()
-      if (state.latency > 0) await delay(state.latency)
+      const arrival = state.arrival()
+      if (state.latency > 0) await new Promise((resolve) => setTimeout(resolve, state.latency))
       const requestId = newId('req')
       const key = bearerKey(request)
       const caller = state.caller(key)
@@ -49,7 +49,9 @@ export function serveOn(state: ServiceState) {
         replay: false,
         contentType: mediaTypeOf(request),
       }
-      const fault = state.faults.take({ tool: tool?.id, method: request.method, kind })
+      const fault =
+        state.faults.take({ tool: tool?.id, method: request.method, kind }) ??
+        (caller?.account.fault === undefined ? undefined : { fault: caller.account.fault })
       let response: Response
       const processed = fault?.fault === 'lost' || fault?.fault === 'held'
       if (fault && !processed) {
@@ -69,9 +71,9 @@ export function serveOn(state: ServiceState) {
       entry.status = response.status
       entry.requestId = response.headers.get('x-request-id') ?? undefined
       if (fault) entry.fault = fault.fault
-      state.log.push(entry)
+      state.record(entry, arrival)
       state.keep()
       if (fault?.fault === 'held') await new Promise((resolve) => request.signal.addEventListener('abort', resolve, { once: true }))
-      return processed ? HttpResponse.error() : response
+      return processed ? Response.error() : response
     }
 }

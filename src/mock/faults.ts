@@ -1,4 +1,3 @@
-import { HttpResponse } from 'msw'
 import type { ToolId } from '../tools/index.js'
 import { errorResponse } from './http.js'
 import type { MockFaultInjection, MockRequestKind } from './types.js'
@@ -43,24 +42,28 @@ export function faultResponse(injection: MockFaultInjection, requestId: string):
     case 'lost':
     case 'held':
     case 'network':
-      return HttpResponse.error()
+      return Response.error()
     case 'server-error':
       return errorResponse(requestId, 500, 'internal_error', 'The service failed unexpectedly. Try again.')
     case 'html-error':
-      return new HttpResponse(
+      return new Response(
         '<!doctype html><html><head><title>502 Bad Gateway</title></head><body><h1>502 Bad Gateway</h1><p>The upstream server did not answer.</p></body></html>',
         { status: 502, headers: { 'Content-Type': 'text/html; charset=utf-8', 'X-Request-Id': requestId } },
       )
     case 'rate-limit': {
-      const { retryAfter = 1 } = injection
-      // An HTTP date has whole seconds: round up so the announced pause is never shorter.
-      const header =
-        typeof retryAfter === 'number'
-          ? String(retryAfter)
-          : new Date(Math.ceil(retryAfter.getTime() / 1000) * 1000).toUTCString()
       return errorResponse(requestId, 429, 'rate_limited', 'Too many requests. Retry later.', {
-        headers: { 'Retry-After': header },
+        headers: { 'Retry-After': retryAfterHeader(injection) },
       })
     }
   }
+}
+
+/**
+ * The Retry-After of an injected 429: seconds (a fraction kept as given, for tests on a short
+ * clock), or an HTTP date, rounded up to its whole second so the pause is never shorter than asked.
+ */
+function retryAfterHeader({ retryAfterMs, retryAfter }: MockFaultInjection): string {
+  const pause = retryAfterMs ?? (typeof retryAfter === 'number' ? retryAfter * 1000 : retryAfter) ?? 1000
+  if (typeof pause === 'number') return String(pause / 1000)
+  return new Date(Math.ceil(pause.getTime() / 1000) * 1000).toUTCString()
 }

@@ -1,5 +1,3 @@
-import { HttpResponse } from 'msw'
-
 /**
  * A fresh identifier: `prefix_` and 16 hex digits. Hex keeps ids from ever spelling a word a
  * client reads error bodies for (such as "scope").
@@ -11,7 +9,7 @@ export function newId(prefix: 'req' | 'job' | 'art' | 'msg'): string {
 
 /** A JSON answer carrying its request id in the `X-Request-Id` header. */
 export function jsonResponse(requestId: string, status: number, body: Record<string, unknown>, headers?: Record<string, string>) {
-  return HttpResponse.json(body, { status, headers: { 'X-Request-Id': requestId, ...headers } })
+  return Response.json(body, { status, headers: { 'X-Request-Id': requestId, ...headers } })
 }
 
 /** The service's error shape: `{ error: { code, message, ...details }, requestId }`. */

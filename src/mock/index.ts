@@ -1,5 +1,6 @@
-import { getResponse, type HttpHandler } from 'msw'
-import { createHandlers } from './handlers.js'
+import type { HttpHandler } from 'msw'
+import { mswHandlers } from './msw.js'
+import { createRouter } from './routes.js'
 import { ServiceState } from './state.js'
 import type {
   MockFaultInjection,
@@ -11,7 +12,7 @@ import type {
 } from './types.js'
 
 export { exampleInput } from './examples.js'
-export { ALL_SCOPES, MOCK_ACCOUNTS, MOCK_BASE_URL, MOCK_KEYS, MOCK_LISTINGS } from './fixtures.js'
+export { ALL_SCOPES, MOCK_ACCOUNTS, MOCK_BASE_URL, MOCK_KEY_NOTES, MOCK_KEYS, MOCK_LISTINGS, type MockKeyName } from './fixtures.js'
 export type {
   BillingSource,
   MockAccount,
@@ -28,13 +29,16 @@ export type {
   MockWebhooks,
 } from './types.js'
 
-/** A simulated Tools API: MSW handlers plus the state they share, for tests to inspect and steer. */
+/** A simulated Tools API: a Fetch handler (and MSW handlers over it) plus the state they share, for tests to inspect and steer. */
 export interface MockService {
   /** The base URL the handlers answer under, without a trailing slash. */
   readonly baseUrl: string
-  /** MSW request handlers for `setupServer` (msw/node) or `setupWorker` (msw/browser). */
+  /**
+   * MSW request handlers for `setupServer` (msw/node) or `setupWorker` (msw/browser), built on
+   * first read. Throws where MSW cannot load (not installed; workerd): use `fetch` there.
+   */
   readonly handlers: HttpHandler[]
-  /** Answers a request in process, as the service would, with no MSW server: a proxy's `fetch`, say. */
+  /** Answers a request in process, as the service would, with no MSW at all: a proxy's `fetch`, or a server's handler (Node, Bun, Deno, workerd). */
   fetch(input: RequestInfo | URL, init?: RequestInit): Promise<Response>
   /** Every request answered so far, oldest first. Emptied in place by `reset()` (or by `log.length = 0`). */
   readonly log: MockLogEntry[]
@@ -61,20 +65,24 @@ export interface MockService {
  * to their key, and injectable faults.
  *
  * @example
- * const service = createMockService({ jobDuration: 3000 })
+ * const service = createMockService({ jobDurationMs: 3000 })
  * const server = setupServer(...service.handlers) // or setupWorker(...service.handlers)
  * const client = createToolsClient({ baseUrl: service.baseUrl, apiKey: MOCK_KEYS.demo })
  */
 export function createMockService(options: MockServiceOptions = {}): MockService {
   const state = new ServiceState(options)
-  const handlers = createHandlers(state)
+  const answer = createRouter(state)
+  let handlers: HttpHandler[] | undefined
   return {
     baseUrl: state.baseUrl,
-    handlers,
+    // Built on first use, so a service used only through `fetch` never needs MSW.
+    get handlers() {
+      return (handlers ??= mswHandlers(state.baseUrl, answer))
+    },
     fetch: async (input, init) => {
       // A request is answered as it is (a server's own request class may not copy into another).
       const request = typeof input === 'object' && 'method' in input && init === undefined ? input : new Request(input, init)
-      return (await getResponse(handlers, request)) ?? new Response('No such endpoint.', { status: 404 })
+      return (await answer(request)) ?? new Response('No such endpoint.', { status: 404 })
     },
     log: state.log,
     bills: (accountId) =>

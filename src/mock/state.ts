@@ -46,7 +46,7 @@ export class ServiceState {
   readonly baseUrl: string
   /** Milliseconds every answer waits. */
   latency: number
-  readonly jobDuration: number
+  readonly jobDurationMs: number
   readonly intermediateStatus: string
   readonly log: MockLogEntry[] = []
   readonly jobs = new Map<string, MockJob>()
@@ -59,10 +59,14 @@ export class ServiceState {
   readonly webhooks: ReturnType<typeof createWebhookSender> | undefined
 
   private readonly accounts: readonly MockAccount[]
+  private arrivals = 0
+  private readonly arrivalOf = new WeakMap<MockLogEntry, number>()
   private readonly callers = new Map<string, Caller>()
   private readonly wallets = new Map<string, MockWallet>()
   private readonly creations = new Map<string, StoredCreation>()
   private readonly basePath: string
+  /** The base URL's origin; undefined for a relative base, matched by path alone. */
+  private readonly baseOrigin: string | undefined
   private readonly initialOutcome: MockJobOutcome | MockOutcomeRule
   private readonly initialLatency: number
   private readonly storage: MockStorage | undefined
@@ -71,9 +75,11 @@ export class ServiceState {
   constructor(options: MockServiceOptions) {
     this.baseUrl = (options.baseUrl ?? MOCK_BASE_URL).replace(/\/+$/, '')
     // A relative base (a same-origin proxy path) is matched by path alone.
-    this.basePath = new URL(this.baseUrl, 'http://relative.invalid').pathname.replace(/\/+$/, '')
-    this.initialLatency = this.latency = options.latency ?? 0
-    this.jobDuration = options.jobDuration ?? 30
+    const base = new URL(this.baseUrl, 'http://relative.invalid')
+    this.basePath = base.pathname.replace(/\/+$/, '')
+    this.baseOrigin = base.origin === 'http://relative.invalid' ? undefined : base.origin
+    this.initialLatency = this.latency = options.latencyMs ?? options.latency ?? 0
+    this.jobDurationMs = options.jobDurationMs ?? options.jobDuration ?? 30
     this.intermediateStatus = options.intermediateStatus ?? 'processing'
     this.initialOutcome = this.outcome = options.outcome ?? 'completed'
     this.rateLimiter = createRateLimiter(options.rateLimit ?? false)
@@ -89,6 +95,22 @@ export class ServiceState {
     this.storage = options.storage
     this.storageKey = `cabinet-tools-mock ${this.baseUrl}`
     this.restore()
+  }
+
+  /** The next request's place in arrival order (see `record`). */
+  arrival(): number {
+    return this.arrivals++
+  }
+
+  /**
+   * Logs a request once answered, in the order requests arrived: one answered quickly (a read)
+   * never goes before one that came first and took longer (a call whose body was still read).
+   */
+  record(entry: MockLogEntry, arrival: number): void {
+    this.arrivalOf.set(entry, arrival)
+    const later = this.log.findIndex((logged) => (this.arrivalOf.get(logged) ?? -1) > arrival)
+    if (later === -1) this.log.push(entry)
+    else this.log.splice(later, 0, entry)
   }
 
   /** Writes what the service knows to its storage, if it has one (after every request). */
@@ -157,6 +179,13 @@ export class ServiceState {
   relativePath(url: string): string {
     const { pathname } = new URL(url)
     return pathname.startsWith(this.basePath) ? pathname.slice(this.basePath.length) : pathname
+  }
+
+  /** The path of `url` below the base URL (`/pdf/create`), or undefined when `url` is not under it. */
+  pathUnderBase(url: string): string | undefined {
+    const { origin, pathname } = new URL(url)
+    if (this.baseOrigin !== undefined && origin !== this.baseOrigin) return undefined
+    return pathname.startsWith(`${this.basePath}/`) ? pathname.slice(this.basePath.length) : undefined
   }
 
   /** Stores a file for `key` and returns its link. */

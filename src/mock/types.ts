@@ -26,6 +26,13 @@ export interface MockAccount {
   objects?: readonly string[]
   /** Collections (`collectionId`) the account owns. */
   collections?: readonly string[]
+  /** The terminal status of every job its keys create, whatever the service's `outcome` says. */
+  outcome?: MockJobOutcome
+  /**
+   * A fault every request with its keys meets (`rate-limit`: 429 with `Retry-After: 1`;
+   * `server-error`: 500 …), after any injected one: an account that always fails so.
+   */
+  fault?: MockFault
 }
 
 /** Which wallet source paid for a call. */
@@ -75,8 +82,14 @@ export interface MockFaultInjection {
   /** How many matching requests it hits. Default 1; `Infinity` for all. */
   times?: number
   /**
-   * `rate-limit` only: the Retry-After to send, as seconds or as an HTTP date (rounded up to
-   * the next whole second). Default 1 second.
+   * `rate-limit` only: the pause to announce, in milliseconds (sent as Retry-After in seconds:
+   * `retryAfterMs: 5000` sends `Retry-After: 5`), or as an HTTP date (rounded up to the next
+   * whole second). Default 1000.
+   */
+  retryAfterMs?: number | Date
+  /**
+   * @deprecated Use `retryAfterMs`, in milliseconds (`retryAfter: 5` is `retryAfterMs: 5000`).
+   * Seconds, or an HTTP date; read only when `retryAfterMs` is not given.
    */
   retryAfter?: number | Date
 }
@@ -120,6 +133,8 @@ export interface MockServiceOptions {
    * Milliseconds from a job's creation to its terminal status: pending for the first third,
    * then the intermediate status. Default 30 (tests); a few seconds suits a UI.
    */
+  jobDurationMs?: number
+  /** @deprecated Use `jobDurationMs` (the same milliseconds); kept as an alias. */
   jobDuration?: number
   /** The running status between `pending` and the end. Default `processing`. */
   intermediateStatus?: string
@@ -128,6 +143,8 @@ export interface MockServiceOptions {
   /** Per-key rate limit on tool calls, or `false` (default) for none. */
   rateLimit?: MockRateLimit | false
   /** Milliseconds to wait before answering each request. Default 0. */
+  latencyMs?: number
+  /** @deprecated Use `latencyMs` (the same milliseconds); kept as an alias. */
   latency?: number
   /** Send the service's webhooks: every job's change of status, signed, to an endpoint (a proxy's `{basePath}/webhooks`). */
   webhooks?: MockWebhooks

@@ -38,7 +38,7 @@ export function createStoryService(
 ): { service: MockService; register: () => () => void } {
   const render = String(++renders)
   const baseUrl = `${origin}/story/${render}/v1`
-  const service = createMockService({ jobDuration: JOB_DURATION, latency: LATENCY, ...options, baseUrl })
+  const service = createMockService({ jobDurationMs: JOB_DURATION, latencyMs: LATENCY, ...options, baseUrl })
   const handlers = extraHandlers(baseUrl)
   return {
     service,

@@ -16,6 +16,6 @@ export async function listen(fetch: (request: Request) => Response | Promise<Res
 export async function listenMockService(options: MockServiceOptions = {}) {
   // The service's base URL holds the port, so the service is made once the server listens.
   const server = await listen((request) => service.fetch(request))
-  const service = createMockService({ jobDuration: 30, ...options, baseUrl: `${server.url}/v1` })
+  const service = createMockService({ jobDurationMs: 30, ...options, baseUrl: `${server.url}/v1` })
   return { service, baseUrl: service.baseUrl, close: server.close }
 }

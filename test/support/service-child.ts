@@ -41,7 +41,7 @@ async function answer(request: Request): Promise<Response> {
 }
 
 const server = await listen(answer)
-const service = createMockService({ jobDuration: 300, baseUrl: `${server.url}/v1` })
+const service = createMockService({ jobDurationMs: 300, baseUrl: `${server.url}/v1` })
 say({ url: service.baseUrl })
 
 createInterface({ input: process.stdin }).on('line', (line) => {

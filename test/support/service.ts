@@ -8,7 +8,7 @@ export const FAST: Partial<ToolsClientOptions> = { retry: { baseDelay: 1, maxDel
 
 /** The simulated service on msw/node for one test file, reset after each test. */
 export function setupMockService(options: MockServiceOptions = {}) {
-  const service = createMockService({ jobDuration: 30, ...options })
+  const service = createMockService({ jobDurationMs: 30, ...options })
   const server = setupServer(...service.handlers)
   beforeAll(() => server.listen({ onUnhandledRequest: 'error' }))
   afterEach(() => {

@@ -46,7 +46,7 @@ async function simulatedService() {
   const { createMockService, MOCK_KEYS } = await import('@cabinet/tools-react/mock')
   const webhookSecret = `whsec_${btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(24))))}`
   const service = createMockService({
-    jobDuration: 8000,
+    jobDurationMs: 8000,
     webhooks: { url: 'http://localhost/api/tools/webhooks', secret: webhookSecret, send: (request) => POST(request) },
   })
   return { baseUrl: service.baseUrl, apiKey: MOCK_KEYS.demo, fetch: service.fetch, secret: crypto.randomUUID() + crypto.randomUUID(), webhookSecret }

@@ -1,4 +1,3 @@
-import { http, HttpResponse, type HttpHandler } from 'msw'
 import { TOOLS, type Tool } from '../tools/index.js'
 import { answerCall } from './calls.js'
 import { serveOn, type Answer } from './exchange.js'
@@ -10,7 +9,7 @@ import type { ServiceState } from './state.js'
 const answerPoll =
   (state: ServiceState, tool: Tool): Answer =>
   ({ params, caller, requestId }) => {
-    const job = state.jobs.get(String(params.jobId))
+    const job = state.jobs.get(params.jobId ?? '')
     // Another key's job, or another tool's, is as unknown as a job that never existed.
     if (!job || job.key !== caller.key || job.tool !== tool.id) {
       return errorResponse(requestId, 404, 'job_not_found', 'No such job for this key.')
@@ -27,7 +26,7 @@ const answerArtifact =
     if (!artifact || artifact.key !== caller.key) {
       return errorResponse(requestId, 404, 'artifact_not_found', 'No such file for this key.')
     }
-    return new HttpResponse(artifact.bytes, {
+    return new Response(artifact.bytes, {
       headers: {
         'Content-Type': artifact.contentType,
         'Content-Length': String(artifact.bytes.byteLength),
@@ -42,16 +41,28 @@ const answerArtifact =
 const answerUnknown: Answer = ({ request, requestId, entry }) =>
   errorResponse(requestId, 404, 'not_found', `There is no ${request.method} ${entry.path}.`)
 
-/** MSW handlers for every endpoint of the spec, derived from the catalogue, over `state`. */
-export function createHandlers(state: ServiceState): HttpHandler[] {
-  const base = state.baseUrl
-  const serve = serveOn(state)
+/** One endpoint: its method (none: any), its path below the base as a pattern, and what it answers. */
+interface Route {
+  method?: 'GET' | 'POST'
+  path: RegExp
+  serve: (request: Request, params: Record<string, string>) => Promise<Response>
+}
 
-  return [
-    ...TOOLS.flatMap((tool) => {
-      const call = http.post(
-        base + tool.path,
-        serve('call', tool, async ({ request, caller, requestId, entry }) =>
+const escaped = (path: string) => path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+
+/**
+ * Every endpoint of the spec, derived from the catalogue, over `state`: a request in, the
+ * service's answer out; undefined for a request outside the base URL. Plain Fetch, no MSW, so it
+ * runs wherever `Request` and `Response` do (workerd, Node, Bun, Deno, a browser).
+ */
+export function createRouter(state: ServiceState): (request: Request) => Promise<Response> | undefined {
+  const serve = serveOn(state)
+  const routes: Route[] = [
+    ...TOOLS.flatMap((tool): Route[] => {
+      const call: Route = {
+        method: 'POST',
+        path: new RegExp(`^${escaped(tool.path)}$`),
+        serve: serve('call', tool, async ({ request, caller, requestId, entry }) =>
           answerCall(state, {
             tool,
             caller,
@@ -61,12 +72,23 @@ export function createHandlers(state: ServiceState): HttpHandler[] {
             entry,
           }),
         ),
-      )
+      }
       if (tool.mode === 'sync') return [call]
-      return [call, http.get(`${base}${tool.path}/jobs/:jobId`, serve('poll', tool, answerPoll(state, tool)))]
+      const poll = { method: 'GET', path: new RegExp(`^${escaped(tool.path)}/jobs/(?<jobId>[^/]+)$`) } as const
+      return [call, { ...poll, serve: serve('poll', tool, answerPoll(state, tool)) }]
     }),
-    http.get(`${base}/artifacts/*`, serve('artifact', undefined, answerArtifact(state))),
+    { method: 'GET', path: /^\/artifacts\/.+$/, serve: serve('artifact', undefined, answerArtifact(state)) },
     // Anything else under the base is answered here, so nothing leaks to a real network.
-    http.all(`${base}/*`, serve('other', undefined, answerUnknown)),
+    { path: /^\/.+$/, serve: serve('other', undefined, answerUnknown) },
   ]
+  return (request) => {
+    const path = state.pathUnderBase(request.url)
+    if (path === undefined) return undefined
+    for (const route of routes) {
+      if (route.method !== undefined && route.method !== request.method) continue
+      const match = route.path.exec(path)
+      if (match) return route.serve(request, { ...match.groups })
+    }
+    return undefined
+  }
 }
