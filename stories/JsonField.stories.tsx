@@ -78,7 +78,7 @@ let checks: ReturnType<typeof slowChecks> | undefined
 function WithSlowChecks({ children, context }: { children: ReactNode; context: StoryContext }) {
   const [client] = useState(() => {
     const { baseUrl, apiKey } = storyTools(context)
-    const made = createToolsClient({ baseUrl, apiKey, pollInterval: POLL_INTERVAL })
+    const made = createToolsClient({ baseUrl, apiKey, pollIntervalMs: POLL_INTERVAL })
     checks = slowChecks(made)
     return made
   })

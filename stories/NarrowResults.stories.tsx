@@ -31,7 +31,7 @@ const meta = {
       },
     },
   } as ResultViewProps,
-  parameters: { tools: { simulatedOnly: true, service: { jobDuration: 20, latency: 0 } } },
+  parameters: { tools: { simulatedOnly: true, service: { jobDurationMs: 20, latencyMs: 0 } } },
   // A PDF made on the simulated service: a file with both actions.
   beforeEach: async (context) => void (await makeArtifact(context, 'pdf/create')),
   render: (args, { loaded }) => <ResultView {...args} result={{ ...args.result, artifacts: [loaded.url as string] }} />,

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { MOCK_KEYS } from '../src/mock/index.js'
 import { fastClient, setupMockService } from './support/service.js'
 
-const { service } = setupMockService({ jobDuration: 3000 })
+const { service } = setupMockService({ jobDurationMs: 3000 })
 
 describe("a job's progress", () => {
   it('is absent while the job is queued, though its body says 0: a bar shows no "0%" for a job not started', async () => {

@@ -12,10 +12,10 @@ const steady = (json: string) => json.replace(/\b(req|job|art)_[0-9a-f]{16}\b/g,
 /**
  * What the simulated service answers each tool for its example input: a synchronous tool's
  * `Result.data` (the response body), a deferred tool's finished `Job.data` (the job's whole
- * body, the output under `result`). Jobs end at once (`jobDuration: 0`), so nothing waits.
+ * body, the output under `result`). Jobs end at once (`jobDurationMs: 0`), so nothing waits.
  */
 export async function simulatedAnswers(tools: readonly Tool[]): Promise<Map<ToolId, unknown>> {
-  const service = createMockService({ jobDuration: 0 })
+  const service = createMockService({ jobDurationMs: 0 })
   const client = createToolsClient({ baseUrl: service.baseUrl, apiKey: MOCK_KEYS.demo, fetch: service.fetch, retry: false })
   const answers = new Map<ToolId, unknown>()
   for (const tool of tools) {

@@ -8,7 +8,7 @@ import { storyTools } from './tools.js'
 /** A client on the story's service with the story's key, as the provider has it. */
 export function storyClient(context: Pick<StoryContext, 'loaded'>) {
   const { baseUrl, apiKey } = storyTools(context)
-  return createToolsClient({ baseUrl, apiKey, pollInterval: 20 })
+  return createToolsClient({ baseUrl, apiKey, pollIntervalMs: 20 })
 }
 
 /** Starts a job of `tool` with its example input; its id is `context.loaded.jobId` for the story to render. */
