@@ -162,8 +162,9 @@ const RUNS: Record<string, { run: (block: DocBlock) => Promise<void> } | { skip:
       expect(service.bills()).toBe(2)
     },
   },
-  'docs-hooks-md-1': { run: async (block) => void (await load(block)) }, // declarations only
-  'docs-hooks-md-2': {
+  'docs-hooks-md-1': { run: async (block) => void (await load(block)) }, // a component, compiled and loaded
+  'docs-hooks-md-2': { run: async (block) => void (await load(block)) }, // declarations only
+  'docs-hooks-md-3': {
     run: async (block) => {
       const { SignOut } = (await load(block)) as { SignOut: ComponentType<{ auth: { signOut(): Promise<void> } }> }
       const signOut = vi.fn(async () => {})
@@ -246,10 +247,11 @@ const RUNS: Record<string, { run: (block: DocBlock) => Promise<void> } | { skip:
         return { url: cluster.urls[0]!, stop: cluster.stop }
       }),
   },
-  'docs-server-md-3': { skip: 'a Worker with a Durable Object namespace bound runs only in workerd: test/docs-workers.test.ts runs it there with a cap' },
-  'docs-server-md-4': { skip: 'Vite’s dev server config: test/server-developer.test.ts runs Vite with it in front of a proxy, and with its shorthand' },
+  'docs-server-md-3': { skip: 'a server listening on a port until SIGTERM: test/server-live.test.ts checks that proxy.close() ends the store’s subscriptions and connection' },
+  'docs-server-md-4': { skip: 'a Worker with a Durable Object namespace bound runs only in workerd: test/docs-workers.test.ts runs it there with a cap' },
+  'docs-server-md-5': { skip: 'Vite’s dev server config: test/server-developer.test.ts runs Vite with it in front of a proxy, and with its shorthand' },
   // The logger hears of a refusal, not of a call that went well.
-  'docs-server-md-5': {
+  'docs-server-md-6': {
     run: async (block) => {
       for (const [name, value] of Object.entries(SETTINGS)) vi.stubEnv(name, value)
       const { logger } = globalThis as unknown as { logger: { warn(...args: unknown[]): void; error(...args: unknown[]): void } }
