@@ -8,9 +8,16 @@ import { sleep } from './retry.js'
 export type LoadWaitOptions = Pick<CallOptions, 'signal' | 'onWait' | 'presence'>
 
 /**
+ * Pauses before each new fetch of a chunk that failed online: a dropped connection, a request cut
+ * on a train. Chromium, Firefox and Safari fetch a failed module again on a new `import()`.
+ */
+export const CHUNK_RETRY_DELAYS = [1000, 2000, 4000] as const
+
+/**
  * What `load` gives: code fetched when first used (a chunk of its own). A load that fails offline
  * waits for the connection like any request, and says so, then tries again; one that fails online
- * is a `network` error (`what` could not be loaded), carrying `init` (the tool, the job).
+ * is fetched again after each of `CHUNK_RETRY_DELAYS` (saying `retrying`), then is a `network`
+ * error (`what` could not be loaded), carrying `init` (the tool, the job). Never `unexpected`.
  */
 export async function whenLoaded<T>(
   load: () => Promise<T>,
@@ -18,14 +25,17 @@ export async function whenLoaded<T>(
   init: ToolsErrorInit,
   { signal, onWait, presence = pagePresence }: LoadWaitOptions,
 ): Promise<T> {
+  let retries = 0 // failed fetches while online
   for (;;) {
     try {
       return await load()
     } catch (cause) {
-      if (!presence.offline()) throw new ToolsError('network', `${what} could not be loaded.`, { ...init, cause })
-      onWait?.({ reason: 'offline' })
+      const offline = presence.offline()
+      const delay = offline ? Infinity : CHUNK_RETRY_DELAYS[retries++]
+      if (delay === undefined) throw new ToolsError('network', `${what} could not be loaded.`, { ...init, cause })
+      onWait?.(offline ? { reason: 'offline' } : { reason: 'retrying', attempt: retries, until: Date.now() + delay })
       try {
-        await sleep(Infinity, signal, init.tool, presence.subscribe)
+        await sleep(delay, signal, init.tool, presence.subscribe)
       } finally {
         onWait?.(null)
       }

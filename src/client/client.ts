@@ -89,7 +89,7 @@ export function createClient(tools: readonly ToolDefinition[], options: ToolsCli
       throw malformed(tool, 'a 202 needs jobId, status and requestId', body, response.status)
     }
     // The proxy adds it to the page's stream, open or opening: no need to open another for it.
-    if (paged) void stream.eventHub().then((loaded) => loaded.started(tool.id, jobId))
+    if (paged) stream.eventHub().then((loaded) => loaded.started(tool.id, jobId), () => undefined)
     return { tool: tool.id, jobId, status, requestId }
   }
 
@@ -199,7 +199,10 @@ const typedBy =
       throw toToolsError(error, byId.has(args[0]) ? args[0] : undefined)
     })
 
-type Core = Parameters<typeof import('./runs/durable.js').durableRuns>[1]
+type DurableRuns = typeof import('./runs/durable.js').durableRuns
+type Core = Parameters<DurableRuns>[1]
+/** Durable runs (a journal's), a chunk of its own: only a client with a journal loads it. */
+const loadDurable = loadOnce(() => import('./runs/durable.js'))
 
 /**
  * `run` journaled, `runs()` and `resume()`, with a journal; without one, `run` as it is and
@@ -212,15 +215,19 @@ function durableParts(
   typed: Typed,
 ) {
   const journal = options.journal
-  const durable = journal
-    ? import('./runs/durable.js').then(({ durableRuns }) => durableRuns(runKit, core, deferred, { ...options, journal }))
-    : undefined
+  let made: ReturnType<DurableRuns> | undefined
+  // Its chunk fetched now, and again at a run should this fetch fail (the connection dropped).
+  if (journal) void loadDurable().catch(() => undefined)
+  const durable = async (journal: NonNullable<ToolsClientOptions['journal']>, opts: CallOptions = {}) => {
+    const loaded = await whenLoaded(loadDurable, 'The code that journals runs', {}, opts)
+    return (made ??= loaded.durableRuns(runKit, core, deferred, { ...options, journal }))
+  }
   return {
-    run: durable ? typed(async (id: string, input: unknown, opts?: CallOptions) => (await durable).run(id, input, opts)) : core.run,
+    run: journal ? typed(async (id: string, input: unknown, opts?: CallOptions) => (await durable(journal, opts)).run(id, input, opts)) : core.run,
     /** The journal's runs, newest first (none without a journal). */
-    runs: async () => (durable ? (await durable).runs() : []),
+    runs: async () => (journal ? (await durable(journal)).runs() : []),
     /** Finishes every run a crash left (none without a journal). */
-    resume: async (opts?: CallOptions) => (durable ? (await durable).resume(opts) : []),
+    resume: async (opts?: CallOptions) => (journal ? (await durable(journal, opts)).resume(opts) : []),
   }
 }
 
