@@ -8,15 +8,10 @@ import { sleep } from './retry.js'
 export type LoadWaitOptions = Pick<CallOptions, 'signal' | 'onWait' | 'presence'>
 
 /**
- * Pauses before each new fetch of a chunk that failed online: a dropped connection, a request cut
- * on a train. Chromium, Firefox and Safari fetch a failed module again on a new `import()`.
- */
-export const CHUNK_RETRY_DELAYS = [1000, 2000, 4000] as const
-
-/**
  * What `load` gives: code fetched when first used (a chunk of its own). A load that fails offline
  * waits for the connection like any request, and says so, then tries again; one that fails online
- * is fetched again after each of `CHUNK_RETRY_DELAYS` (saying `retrying`), then is a `network`
+ * is fetched again after 1 s, 2 s and 4 s, saying `retrying` (Chromium, Firefox and Safari fetch
+ * a failed module again on a new `import()`), then is a `network`
  * error (`what` could not be loaded), carrying `init` (the tool, the job). Never `unexpected`.
  */
 export async function whenLoaded<T>(
@@ -31,7 +26,7 @@ export async function whenLoaded<T>(
       return await load()
     } catch (cause) {
       const offline = presence.offline()
-      const delay = offline ? Infinity : CHUNK_RETRY_DELAYS[retries++]
+      const delay = offline ? Infinity : retries < 3 ? 1000 << retries++ : undefined
       if (delay === undefined) throw new ToolsError('network', `${what} could not be loaded.`, { ...init, cause })
       onWait?.(offline ? { reason: 'offline' } : { reason: 'retrying', attempt: retries, until: Date.now() + delay })
       try {

@@ -216,8 +216,6 @@ function durableParts(
 ) {
   const journal = options.journal
   let made: ReturnType<DurableRuns> | undefined
-  // Its chunk fetched now, and again at a run should this fetch fail (the connection dropped).
-  if (journal) void loadDurable().catch(() => undefined)
   const durable = async (journal: NonNullable<ToolsClientOptions['journal']>, opts: CallOptions = {}) => {
     const loaded = await whenLoaded(loadDurable, 'The code that journals runs', {}, opts)
     return (made ??= loaded.durableRuns(runKit, core, deferred, { ...options, journal }))

@@ -144,17 +144,8 @@ export function abortError(tool?: string, cause?: unknown): ToolsError {
   return new ToolsError('aborted', 'The call was cancelled.', { tool, cause })
 }
 
-const CHUNK_FAILED = /dynamically imported module|Importing a module script failed|Unable to preload/
-
-/**
- * `error` as a ToolsError: itself when it is one, a chunk of code that failed to load as `network`,
- * else kind `unexpected` (a bug, a failing override), with it as `cause`.
- */
+/** `error` as a ToolsError: itself when it is one, else kind `unexpected` (a bug, a failing override) with it as `cause`. */
 export function toToolsError(error: unknown, tool?: string): ToolsError {
   if (error instanceof ToolsError) return error
-  // A chunk of code the connection failed to bring (Chromium's, Firefox's, Safari's and Vite's words for it).
-  if (error instanceof Error && CHUNK_FAILED.test(error.message)) {
-    return new ToolsError('network', 'Part of the page could not be loaded.', { tool, cause: error })
-  }
   return new ToolsError('unexpected', error instanceof Error ? error.message : String(error), { tool, cause: error })
 }
