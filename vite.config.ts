@@ -5,7 +5,7 @@ import { playwright } from '@vitest/browser-playwright'
 import react from '@vitejs/plugin-react'
 import { readdirSync, readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
-import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config'
+import { configDefaults, defineConfig, type TestProjectInlineConfiguration } from 'vitest/config'
 
 /** The component tests, run on React 19 (project `unit`) and again on React 18.3 (project `react-18`). */
 const COMPONENT_TESTS = [
@@ -130,6 +130,7 @@ export default defineConfig({
           name: 'unit',
           environment: 'jsdom',
           include: ['test/**/*.test.{ts,tsx}'],
+          exclude: [...configDefaults.exclude, 'test/network/**'],
           setupFiles: ['test/setup.ts'],
           // Type contracts (`*.test-d.ts`, expectTypeOf and @ts-expect-error) are checked by tsc in the same run.
           typecheck: { enabled: true, include: ['test/**/*.test-d.ts'], tsconfig: 'tsconfig.json' },
@@ -161,6 +162,24 @@ export default defineConfig({
       // The stories tagged `react-18` (those of a partner's first day) again on React 18.3, a
       // supported peer: the renderer, the kit and its libraries all on it.
       storybookProject('storybook-react-18', { tags: ['react-18'], react: 18 }),
+      // A partner's page (a Vite production build on dist/) in Chromium on emulated slow and
+      // failing networks, behind the proxy and the simulated service: every run ends once, billed once.
+      {
+        extends: true,
+        test: {
+          name: 'network',
+          environment: 'node',
+          include: ['test/network/**/*.test.ts'],
+          // dist/ built first where it is missing (a fresh clone's `npm test`), and the page on it.
+          globalSetup: ['test/network/setup.ts'],
+          testTimeout: 90_000,
+          hookTimeout: 180_000,
+          // A file's cases side by side (each its own site and tab): they mostly wait on the emulated network.
+          maxConcurrency: 3,
+          // Last, alone: a page timed on an emulated network must not share the machine with the stories.
+          sequence: { groupOrder: 2 },
+        },
+      },
     ],
   },
 })

@@ -2,7 +2,7 @@
 import { describe, expect, it, vi } from 'vitest'
 import { MOCK_KEYS } from '../src/mock/index.js'
 import type { Waiting } from '../src/tools/index.js'
-import { switchablePresence } from './support/presence.js'
+import { retriesCutShort, switchablePresence } from './support/presence.js'
 import { fastClient, setupMockService } from './support/service.js'
 
 const { service } = setupMockService()
@@ -28,10 +28,12 @@ describe('the code that follows jobs loads when first needed', () => {
     expect(service.log).toHaveLength(0)
   })
 
-  it('online, a failed load is a network error naming the job, to wait for again; nothing is sent twice', async () => {
+  it('online, a failed load is fetched again, then is a network error naming the job, to wait for again; nothing is sent twice', async () => {
+    const { presence, waits, onWait } = retriesCutShort()
     const error = await fastClient(MOCK_KEYS.demo)
-      .run('valuation/report', { city: 'Berlin' })
+      .run('valuation/report', { city: 'Berlin' }, { presence, onWait })
       .catch((failure: unknown) => failure)
+    expect(waits.filter((wait) => wait?.reason === 'retrying')).toHaveLength(3)
     expect(error).toMatchObject({ kind: 'network', tool: 'valuation/report', jobId: expect.stringMatching(/^job_/) })
     expect(logged('call')).toHaveLength(1)
     expect(logged('poll')).toHaveLength(0)

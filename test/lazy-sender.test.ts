@@ -2,7 +2,7 @@
 import { describe, expect, it, vi } from 'vitest'
 import { MOCK_KEYS } from '../src/mock/index.js'
 import type { Waiting } from '../src/tools/index.js'
-import { switchablePresence } from './support/presence.js'
+import { retriesCutShort, switchablePresence } from './support/presence.js'
 import { fastClient, setupMockService } from './support/service.js'
 
 const { service } = setupMockService()
@@ -32,9 +32,11 @@ describe('the code that sends loads when first needed', () => {
     expect(service.log).toHaveLength(0)
   })
 
-  it('online, a failed load is a network error naming the tool, and nothing was sent', async () => {
+  it('online, a failed load is fetched again three times, saying so, then is a network error naming the tool; nothing was sent', async () => {
     const client = fastClient(MOCK_KEYS.demo)
-    const error = await client.run('valuation/rent', rent).catch((failure: unknown) => failure)
+    const { presence, waits, onWait } = retriesCutShort()
+    const error = await client.run('valuation/rent', rent, { presence, onWait }).catch((failure: unknown) => failure)
+    expect(waits).toEqual([1, 2, 3].flatMap((attempt) => [{ reason: 'retrying', attempt, until: expect.any(Number) }, null]))
     expect(error).toMatchObject({ kind: 'network', tool: 'valuation/rent', message: 'The code that sends requests could not be loaded.' })
     expect(service.log).toHaveLength(0)
     expect(service.bills()).toBe(0)

@@ -10,7 +10,9 @@ export type LoadWaitOptions = Pick<CallOptions, 'signal' | 'onWait' | 'presence'
 /**
  * What `load` gives: code fetched when first used (a chunk of its own). A load that fails offline
  * waits for the connection like any request, and says so, then tries again; one that fails online
- * is a `network` error (`what` could not be loaded), carrying `init` (the tool, the job).
+ * is fetched again after 1 s, 2 s and 4 s, saying `retrying` (Chromium, Firefox and Safari fetch
+ * a failed module again on a new `import()`), then is a `network`
+ * error (`what` could not be loaded), carrying `init` (the tool, the job). Never `unexpected`.
  */
 export async function whenLoaded<T>(
   load: () => Promise<T>,
@@ -18,14 +20,17 @@ export async function whenLoaded<T>(
   init: ToolsErrorInit,
   { signal, onWait, presence = pagePresence }: LoadWaitOptions,
 ): Promise<T> {
+  let retries = 0 // failed fetches while online
   for (;;) {
     try {
       return await load()
     } catch (cause) {
-      if (!presence.offline()) throw new ToolsError('network', `${what} could not be loaded.`, { ...init, cause })
-      onWait?.({ reason: 'offline' })
+      const offline = presence.offline()
+      const delay = offline ? Infinity : retries < 3 ? 1000 << retries++ : undefined
+      if (delay === undefined) throw new ToolsError('network', `${what} could not be loaded.`, { ...init, cause })
+      onWait?.(offline ? { reason: 'offline' } : { reason: 'retrying', attempt: retries, until: Date.now() + delay })
       try {
-        await sleep(Infinity, signal, init.tool, presence.subscribe)
+        await sleep(delay, signal, init.tool, presence.subscribe)
       } finally {
         onWait?.(null)
       }

@@ -100,7 +100,7 @@ export function createClient(tools: readonly ToolDefinition[], options: ToolsCli
       throw malformed(tool, 'a 202 needs jobId, status and requestId', body, response.status)
     }
     // The proxy adds it to the page's stream, open or opening: no need to open another for it.
-    if (paged) void stream.eventHub().then((loaded) => loaded.started(tool.id, jobId))
+    if (paged) stream.eventHub().then((loaded) => loaded.started(tool.id, jobId), () => undefined)
     return { tool: tool.id, jobId, status, requestId }
   }
 

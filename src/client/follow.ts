@@ -44,7 +44,8 @@ export async function followJob(
     const deadline = started + (opts.pollTimeoutMs ?? opts.pollTimeout ?? settings.pollTimeoutMs)
     for (let known = fresh; ; known = true) {
       let current: Job | undefined
-      if (!watcher && stream.named()) watcher = (await stream.eventHub()).watch(id, jobId)
+      // The stream's chunk not loaded (the connection dropped): polled this time, the chunk fetched again next time.
+      if (!watcher && stream.named()) watcher = (await stream.eventHub().catch(() => undefined))?.watch(id, jobId)
       const pushed = watcher ? await watcher.next(Math.min(known ? SAFETY_READ : FIRST_PUSH, deadline - Date.now()), opts.signal) : 'poll'
       if (pushed === 'poll' && known) {
         const delay = pollDelay(Date.now() - started, opts.pollIntervalMs ?? opts.pollInterval ?? settings.pollInterval, presence.hidden())

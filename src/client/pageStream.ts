@@ -12,9 +12,19 @@ export function pageStream(settings: ClientSettings, streamHeaders: (page: strin
   const page = Math.random().toString(36).slice(2, 14)
   let hub: Promise<EventHub> | undefined
 
+  // A failed fetch of the stream's chunk is forgotten, so the next use fetches it again; the hub,
+  // once made, takes the stream already named.
   const eventHub = () =>
-    (hub ??= import('./events.js').then(({ createEventHub }) =>
-      createEventHub({ fetch: settings.options.fetch, headers: () => streamHeaders(page) }),
+    (hub ??= import('./events.js').then(
+      ({ createEventHub }) => {
+        const made = createEventHub({ fetch: settings.options.fetch, headers: () => streamHeaders(page) })
+        made.offer(named ?? null, settings.base())
+        return made
+      },
+      (error: unknown) => {
+        hub = undefined
+        throw error
+      },
     ))
 
   return {
@@ -28,7 +38,8 @@ export function pageStream(settings: ClientSettings, streamHeaders: (page: strin
       const address = response.headers.get('x-tools-events')
       if (!address || address === named) return
       named = address
-      void eventHub().then((loaded) => loaded.offer(address, settings.base()))
+      // Not loaded (the connection dropped): the next use loads it, and jobs are polled meanwhile.
+      eventHub().then((loaded) => loaded.offer(address, settings.base()), () => undefined)
     },
   }
 }

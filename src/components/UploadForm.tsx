@@ -2,7 +2,7 @@
 import type { ForwardedRef, ReactNode } from 'react'
 import type { Accept } from 'react-dropzone'
 import { isBusy, useTool, useToolsContext, type FileToolId, type UseToolResult } from '../react/index.js'
-import { loadUploads } from '../react/internal.js'
+import { loadChecks, loadSender, loadUploads } from '../react/internal.js'
 import { cx, withRef, type RootProps } from './classNames.js'
 import { ErrorNotice } from './ErrorNotice.js'
 import { FieldError } from './FieldError.js'
@@ -136,7 +136,10 @@ const form = lazyPart<UploadFormViewProps>(() => {
   // The upload's own code (progress by XMLHttpRequest) comes beside the form's, not after a click on
   // Run: on a slow network that wait was a round trip. The form never waits on it.
   void loadUploads().catch(() => undefined)
-  return Promise.all([import('./UploadFormView.js'), loadFileDrop()]).then(([chunk]) => chunk.UploadFormView)
+  // What a click on Run needs (the input checks, the sender) comes in the same round trip, and the
+  // form is ready once it is in: a click the moment Run can be pressed sends at once.
+  const run = Promise.all([loadChecks(), loadSender()])
+  return Promise.all([import('./UploadFormView.js'), loadFileDrop(), run]).then(([chunk]) => chunk.UploadFormView)
 }, UploadFormStand)
 
 /** What the page works out about the run for the form (its code is a chunk that imports none of it). */

@@ -15,8 +15,8 @@ export type Stand<P> = ComponentType<P & { failed: boolean }>
 /**
  * A part of a page that only some pages need (the file drop, a result's viewers), fetched when it
  * is first rendered: until then `Stand` shows in its place. Once fetched it renders at once, with
- * no stand-in, on every later mount. A fetch that fails (offline) is tried again when the
- * connection returns; `Stand` says so meanwhile. No Suspense: the server renders the stand-in,
+ * no stand-in, on every later mount. A fetch that fails is tried again when the connection
+ * returns, and online after a pause of 1 s, doubling up to 16 s (a dropped request); `Stand` says so meanwhile. No Suspense: the server renders the stand-in,
  * and hydration meets the same (even where the chunk has already come), then shows the part.
  */
 export function lazyPart<P extends object, E = HTMLElement>(
@@ -51,14 +51,23 @@ export function lazyPart<P extends object, E = HTMLElement>(
     useEffect(() => {
       if (loaded) return
       let live = true
+      let timer: ReturnType<typeof setTimeout> | undefined
+      let failures = 0
       const attempt = () => {
+        clearTimeout(timer)
         setFailed(false)
-        load().catch(() => live && setFailed(true))
+        load().catch(() => {
+          if (!live) return
+          setFailed(true)
+          // Online, a dropped request: fetched again after a pause (longer each time); offline, when back.
+          if (navigator.onLine) timer = setTimeout(attempt, 1000 << Math.min(failures++, 4)) // 1 s to 16 s
+        })
       }
       attempt()
       window.addEventListener('online', attempt)
       return () => {
         live = false
+        clearTimeout(timer)
         window.removeEventListener('online', attempt)
       }
     }, [])

@@ -2,4 +2,4 @@
 // them show and their merge, a blob URL's life, a media type's normal form, the chunks they preload.
 export { enCore, mergeMessages, type CoreMessages } from './coreMessages.js'
 export { useObjectUrl } from './useArtifact.js'
-export { loadChecks, loadUploads, mediaType, whenIdle } from '../tools/internal.js'
+export { loadChecks, loadSender, loadUploads, mediaType, whenIdle } from '../tools/internal.js'
