@@ -26,12 +26,16 @@ const peers = Object.keys(pkg.peerDependencies ?? {})
 // gzip bytes, by Next.js page name. `budget`: DESIGN.md "First load", on every bundler. `baseline`:
 // esbuild's first load when the three bundlers were first measured; esbuild's may grow 1% over it.
 const BUDGET = { client: 7000, hook: 10000, runner: 21000, all: 26000 }
-const BASELINE = { client: 6060, hook: 9910, runner: 20840, all: 22680 }
+// /client's baseline moved 6060 → 6200 when the journal learned to skip and report bad entries and
+// lazy chunks to be fetched again after a failure (the promises of "Networks as people have them").
+const BASELINE = { client: 6200, hook: 9910, runner: 20840, all: 22680 }
 const LAZY = 8000
 // Where a bundler does not meet the budget yet: what it measured when first measured, a ceiling no
 // import may grow past while the gap is closed (Turbopack wraps every module, about 15% more, and
 // keeps the whole of zod's schemas in the checks' chunk). Remove a row once its budget holds.
-const NOT_YET = { next: { client: 7100, hook: 11310, runner: 23740, all: 25980, lazy: 15860 } }
+// Vite's provider + one hook carries Vite's own preload helper (`__vitePreload`, 3.4 kB min) for
+// the lazy chunks' imports.
+const NOT_YET = { next: { client: 7100, hook: 11310, runner: 23740, all: 25980, lazy: 15860 }, vite: { hook: 10070 } }
 const ratchet = (page) => Math.round(BASELINE[page] * 1.01)
 // A browser chunk holding any of these carries server-side code to a page.
 const serverOnly = /^(server|mock)\//
@@ -57,8 +61,8 @@ function judge(check, bundler, chunks) {
   const lazy = chunks.filter((chunk) => chunk.lazy).sort((a, b) => b.gzip - a.gzip)
   const where = `${check.name} on ${bundler}`
   const gap = NOT_YET[bundler]
-  const firstLimit = Math.max(BUDGET[check.page], gap ? Math.round(gap[check.page] * 1.01) : 0)
-  const lazyLimit = Math.max(LAZY, gap ? Math.round(gap.lazy * 1.01) : 0)
+  const firstLimit = Math.max(BUDGET[check.page], Math.round((gap?.[check.page] ?? 0) * 1.01))
+  const lazyLimit = Math.max(LAZY, Math.round((gap?.lazy ?? 0) * 1.01))
   if (first > firstLimit) failures.push(`${where}: first load ${kB(first)} over ${kB(firstLimit)}`)
   if (bundler === 'esbuild' && first > ratchet(check.page))
     failures.push(`${where}: first load ${kB(first)} grew more than 1% over ${kB(BASELINE[check.page])}`)
