@@ -106,12 +106,12 @@ export function createClient(tools: readonly ToolDefinition[], options: ToolsCli
 
   const jobsFor = jobsLoader({ settings, stream, send }, definition)
   const follow = async (job: FollowedJob, opts: CallOptions) => (await jobsFor(job.id, job.jobId, opts)).follow(job, opts)
+  const followStarted = (id: string, { jobId, requestId }: JobHandle, opts: CallOptions) => follow({ id, jobId, fresh: true, requestId }, opts)
 
   async function run(id: string, input: unknown, opts: CallOptions = {}): Promise<Result | Job> {
     const tool = definition(id)
     if (tool.mode === 'deferred') {
-      const handle = await start(id, input, opts)
-      return follow({ id, jobId: handle.jobId, fresh: true, requestId: handle.requestId }, opts)
+      return followStarted(id, await start(id, input, opts), opts)
     }
     const { response, body } = await call(tool, input, opts)
     return { tool: tool.id, data: body, artifacts: linksIn(settings, body), requestId: requestIdOf(body, response.headers) }
@@ -135,7 +135,7 @@ export function createClient(tools: readonly ToolDefinition[], options: ToolsCli
     baseUrl: options.baseUrl,
     pollInterval: settings.pollInterval,
     ...core,
-    ...durableParts(core, (id) => byId.get(id)?.mode === 'deferred', options, typed),
+    ...durableParts({ ...core, followStarted }, (id) => byId.get(id)?.mode === 'deferred', options, typed),
     job: typed(async (id: string, jobId: string, opts: CallOptions = {}) => (await jobsFor(id, jobId, opts)).read(id, jobId, opts)),
     artifact: typed(async (url: string, opts: Pick<CallOptions, 'signal'> = {}): Promise<Blob> => (await artifactFile(url, opts)).blob),
     artifactFile: typed(artifactFile),
@@ -217,6 +217,7 @@ type Core = Parameters<typeof import('./runs/durable.js').durableRuns>[1]
  * client's memory: the same input run again reuses its Idempotency-Key, or follows the job it
  * made. Their code is a chunk of its own: with a journal it is fetched at once (a crash's runs
  * await it); without one, at the first deferred run; a failed fetch is tried again at the next use.
+ * `followStarted` (off the public client) follows a job a run's POST just made as `run` does: not read at once.
  */
 function durableParts(core: Core, deferred: (id: string) => boolean, options: ToolsClientOptions, typed: Typed) {
   const durable = loadOnce(() => import('./runs/durable.js').then(({ durableRuns }) => durableRuns(runKit, core, deferred, options)))

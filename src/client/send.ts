@@ -40,6 +40,32 @@ const pausedTooLong = (ToolsError: SenderHost['ToolsError'], name: string | unde
     retryAfter: until - Date.now(),
   })
 
+/** One pacer per key, named by its fingerprint: the key itself is kept nowhere. */
+function pacersByKey(settings: ClientSettings, kit: SenderHost) {
+  const pacers = new Map<string, Pacer>()
+  return (key: string | undefined): Pacer => {
+    const name = `@cabinet/tools-react:${kit.fingerprint(settings.options.baseUrl, key)}`
+    let pacer = pacers.get(name)
+    if (!pacer) pacers.set(name, (pacer = createPacer(kit, name)))
+    return pacer
+  }
+}
+
+/** The request itself, once its turn has come: the response, or the network error that stands for it. */
+function exchanger(settings: ClientSettings, stream: PageStream, kit: SenderHost) {
+  return async (name: string | undefined, url: string, key: string | undefined, signal?: AbortSignal, post?: Post) => {
+    try {
+      const method = post ? ('POST' as const) : ('GET' as const)
+      const headers = requestHeaders(settings, key, post, post && stream.page())
+      const request = { method, url, headers, body: post?.body, signal, onUploadProgress: post?.onUploadProgress }
+      return await transmit(request, settings.options.fetch, kit.loadUploads)
+    } catch (cause) {
+      if (signal?.aborted) throw kit.abortError(name, cause)
+      return new kit.ToolsError('network', 'The service could not be reached.', { tool: name, cause })
+    }
+  }
+}
+
 /**
  * Sends one logical request: a tool call when `post` is given, else a free GET (of a job, or of an
  * artifact, which belongs to no tool); resolves with a 2xx response. It waits its turn with every
@@ -48,28 +74,9 @@ const pausedTooLong = (ToolsError: SenderHost['ToolsError'], name: string | unde
  */
 export function createSender(settings: ClientSettings, stream: PageStream, kit: SenderHost) {
   const { policy, interpret } = settings
-  const { ToolsError, abortError, isToolsError, pagePresence, readBody, sleep, fingerprint } = kit
-  // One pacer per key, named by its fingerprint: the key itself is kept nowhere.
-  const pacers = new Map<string, Pacer>()
-  function pacerFor(key: string | undefined): Pacer {
-    const name = `@cabinet/tools-react:${fingerprint(settings.options.baseUrl, key)}`
-    let pacer = pacers.get(name)
-    if (!pacer) pacers.set(name, (pacer = createPacer(kit, name)))
-    return pacer
-  }
-
-  /** The request itself, once its turn has come: the response, or the network error that stands for it. */
-  async function exchange(name: string | undefined, url: string, key: string | undefined, signal?: AbortSignal, post?: Post) {
-    try {
-      const method = post ? ('POST' as const) : ('GET' as const)
-      const headers = requestHeaders(settings, key, post, post && stream.page())
-      const request = { method, url, headers, body: post?.body, signal, onUploadProgress: post?.onUploadProgress }
-      return await transmit(request, settings.options.fetch, kit.loadUploads)
-    } catch (cause) {
-      if (signal?.aborted) throw abortError(name, cause)
-      return new ToolsError('network', 'The service could not be reached.', { tool: name, cause })
-    }
-  }
+  const { ToolsError, abortError, isToolsError, pagePresence, readBody, sleep } = kit
+  const pacerFor = pacersByKey(settings, kit)
+  const exchange = exchanger(settings, stream, kit)
 
   return async function send(
     tool: ToolDefinition | undefined,
