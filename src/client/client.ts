@@ -101,7 +101,7 @@ export function createClient(tools: readonly ToolDefinition[], options: ToolsCli
     }
     // The proxy adds it to the page's stream, open or opening: no need to open another for it.
     if (paged) stream.eventHub().then((loaded) => loaded.started(tool.id, jobId), () => undefined)
-    return { tool: tool.id, jobId, status, requestId }
+    return { tool: tool.id, jobId, status, requestId, ...replayed(response) }
   }
 
   const jobsFor = jobsLoader({ settings, stream, send }, definition)
@@ -111,10 +111,10 @@ export function createClient(tools: readonly ToolDefinition[], options: ToolsCli
     const tool = definition(id)
     if (tool.mode === 'deferred') {
       const handle = await start(id, input, opts)
-      return follow({ id, jobId: handle.jobId, fresh: true, requestId: handle.requestId }, opts)
+      return follow({ id, jobId: handle.jobId, fresh: true, requestId: handle.requestId, replayed: handle.replayed }, opts)
     }
     const { response, body } = await call(tool, input, opts)
-    return { tool: tool.id, data: body, artifacts: linksIn(settings, body), requestId: requestIdOf(body, response.headers) }
+    return { tool: tool.id, data: body, artifacts: linksIn(settings, body), requestId: requestIdOf(body, response.headers), ...replayed(response) }
   }
 
   /** Downloads a result link with the key; a link off the service's origin is refused before any request or wait. */
@@ -209,6 +209,9 @@ const typedBy =
     method(...args).catch((error: unknown) => {
       throw toToolsError(error, byId.has(args[0]) ? args[0] : undefined)
     })
+
+/** What an answer says of itself: a replay of an earlier POST with the same Idempotency-Key. */
+const replayed = (response: Response): { replayed?: true } => (response.headers.get('idempotent-replayed') === 'true' ? { replayed: true } : {})
 
 type Core = Parameters<typeof import('./runs/durable.js').durableRuns>[1]
 

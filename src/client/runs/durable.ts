@@ -57,7 +57,7 @@ export function durableRuns(kit: RunsHost, client: RunClient, deferred: (tool: s
       const job = await client.wait(run.tool, run.jobId!, { ...opts, onJob })
       await writing
       await journal.drop(run)
-      return job
+      return run.replayed ? { ...job, replayed: true } : job
     } catch (error) {
       await writing
       // A failed job's end is seen too, and a job the service no longer knows never ends; any
