@@ -101,12 +101,12 @@ export function createClient(tools: readonly ToolDefinition[], options: ToolsCli
     }
     // The proxy adds it to the page's stream, open or opening: no need to open another for it.
     if (paged) stream.eventHub().then((loaded) => loaded.started(tool.id, jobId), () => undefined)
-    return { tool: tool.id, jobId, status, requestId }
+    return { tool: tool.id, jobId, status, requestId, ...replayed(response) }
   }
 
   const jobsFor = jobsLoader({ settings, stream, send }, definition)
   const follow = async (job: FollowedJob, opts: CallOptions) => (await jobsFor(job.id, job.jobId, opts)).follow(job, opts)
-  const followStarted = (id: string, { jobId, requestId }: JobHandle, opts: CallOptions) => follow({ id, jobId, fresh: true, requestId }, opts)
+  const followStarted = (id: string, { jobId, requestId, replayed }: JobHandle, opts: CallOptions) => follow({ id, jobId, fresh: true, requestId, replayed }, opts)
 
   async function run(id: string, input: unknown, opts: CallOptions = {}): Promise<Result | Job> {
     const tool = definition(id)
@@ -114,7 +114,7 @@ export function createClient(tools: readonly ToolDefinition[], options: ToolsCli
       return followStarted(id, await start(id, input, opts), opts)
     }
     const { response, body } = await call(tool, input, opts)
-    return { tool: tool.id, data: body, artifacts: linksIn(settings, body), requestId: requestIdOf(body, response.headers) }
+    return { tool: tool.id, data: body, artifacts: linksIn(settings, body), requestId: requestIdOf(body, response.headers), ...replayed(response) }
   }
 
   /** Downloads a result link with the key; a link off the service's origin is refused before any request or wait. */
@@ -209,6 +209,9 @@ const typedBy =
     method(...args).catch((error: unknown) => {
       throw toToolsError(error, byId.has(args[0]) ? args[0] : undefined)
     })
+
+/** What an answer says of itself: a replay of an earlier POST with the same Idempotency-Key. */
+const replayed = (response: Response): { replayed?: true } => (response.headers.get('idempotent-replayed') === 'true' ? { replayed: true } : {})
 
 type Core = Parameters<typeof import('./runs/durable.js').durableRuns>[1]
 

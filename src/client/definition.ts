@@ -30,6 +30,8 @@ export interface JobHandle<T extends string = string> {
   jobId: string
   status: string
   requestId: string
+  /** The answer said it replays an earlier POST with this Idempotency-Key (`Idempotent-Replayed: true`): not billed again. */
+  replayed?: true
 }
 
 interface JobFields<T extends string> {
@@ -44,6 +46,8 @@ interface JobFields<T extends string> {
    */
   progress?: number
   artifacts: string[]
+  /** The POST that made this job was answered as a replay of an earlier one: not billed again. */
+  replayed?: true
 }
 
 /**
@@ -59,6 +63,8 @@ export interface Result<T extends string = string, D = unknown> {
   data: D
   artifacts: string[]
   requestId?: string
+  /** The answer said it replays an earlier call with this Idempotency-Key: not billed again. */
+  replayed?: true
 }
 
 /**

@@ -31,7 +31,7 @@ export interface JobReader {
  */
 export async function followJob(
   parts: { settings: ClientSettings; stream: PageStream; reader: JobReader; kit: JobsHost },
-  { id, jobId, fresh, requestId }: { id: string; jobId: string; fresh: boolean; requestId?: string },
+  { id, jobId, fresh, requestId, replayed }: { id: string; jobId: string; fresh: boolean; requestId?: string; replayed?: true },
   opts: CallOptions,
 ): Promise<Job> {
   let watcher: JobWatcher | undefined
@@ -58,6 +58,7 @@ export async function followJob(
         current = await reader.read(id, jobId, opts)
       }
       current.requestId ??= requestId
+      if (replayed) current.replayed = true
       opts.onJob?.(current)
       if (current.phase === 'succeeded') return current
       if (current.phase === 'failed') throw jobFailedError(current, settings.interpret)

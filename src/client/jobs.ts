@@ -12,6 +12,8 @@ export interface FollowedJob {
   jobId: string
   fresh: boolean
   requestId?: string
+  /** Its POST was answered as a replay: the job it follows carries `replayed: true`. */
+  replayed?: true
 }
 
 /** What the jobs' code works with: the client's settings, stream and sender, and what it gets of the first load (JobsHost). */

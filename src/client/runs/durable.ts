@@ -52,7 +52,7 @@ export function durableRuns(kit: RunsHost, client: DurableClient, deferred: (too
       const job = await (started ? client.followStarted(run.tool, started, following) : client.wait(run.tool, run.jobId!, following))
       await writing
       await journal.drop(run)
-      return job
+      return run.replayed ? { ...job, replayed: true } : job
     } catch (error) {
       await writing
       // A failed job's end is seen too, and a job the service no longer knows never ends; any

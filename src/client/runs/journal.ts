@@ -23,6 +23,8 @@ export interface Run<T extends string = string> {
   /** A file tool's file, described: it must be chosen again if the upload was cut. */
   file?: { name: string; type: string; size: number }
   jobId?: string
+  /** Its POST was answered as a replay of an earlier one with its key: not billed again. */
+  replayed?: true
   phase: RunPhase
   /** Its end was shown, or it was set aside with `reset()`: only runs not seen are resumed on mount. */
   seen?: boolean

@@ -47,7 +47,7 @@ export async function submit(intent: Intent, context: SubmitContext): Promise<Ru
   if (run.jobId) return run
   try {
     const handle = await client.start(tool, input, { ...sending, idempotencyKey: run.idempotencyKey })
-    run = await saveRun(journal, holder, run, { jobId: handle.jobId, phase: 'pending' })
+    run = await saveRun(journal, holder, run, { jobId: handle.jobId, phase: 'pending', ...(handle.replayed && { replayed: true }) })
     show(run)
     return run
   } catch (cause) {
