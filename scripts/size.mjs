@@ -26,9 +26,10 @@ const peers = Object.keys(pkg.peerDependencies ?? {})
 // gzip bytes, by Next.js page name. `budget`: DESIGN.md "First load", on every bundler. `baseline`:
 // esbuild's first load when the three bundlers were first measured; esbuild's may grow 1% over it.
 const BUDGET = { client: 7000, hook: 10000, runner: 21000, all: 26000 }
-// /client's baseline moved 6060 → 6200 when the journal learned to skip and report bad entries and
-// lazy chunks to be fetched again after a failure (the promises of "Networks as people have them").
-const BASELINE = { client: 6200, hook: 9910, runner: 20840, all: 22680 }
+// /client's baseline moved 6060 → 6260 when the journal learned to skip and report bad entries and
+// lazy chunks to be fetched again after a failure, and answers to say they replay (the promises of
+// "Networks as people have them").
+const BASELINE = { client: 6260, hook: 9910, runner: 20840, all: 22680 }
 const LAZY = 8000
 // Where a bundler does not meet the budget yet: what it measured when first measured, a ceiling no
 // import may grow past while the gap is closed (Turbopack wraps every module, about 15% more, and
