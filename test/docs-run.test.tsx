@@ -247,7 +247,7 @@ const RUNS: Record<string, { run: (block: DocBlock) => Promise<void> } | { skip:
         return { url: cluster.urls[0]!, stop: cluster.stop }
       }),
   },
-  'docs-server-md-3': { skip: 'a server listening on a port until SIGTERM: test/server-shutdown.test.ts runs it as a process of its own on a Redis Cluster and stops it' },
+  'docs-server-md-3': { skip: 'a server listening on a port until SIGTERM: test/shutdown.test.ts runs it as a process of its own on a Redis Cluster and stops it' },
   'docs-server-md-4': { skip: 'a Worker with a Durable Object namespace bound runs only in workerd: test/docs-workers.test.ts runs it there with a cap' },
   'docs-server-md-5': { skip: 'Vite’s dev server config: test/server-developer.test.ts runs Vite with it in front of a proxy, and with its shorthand' },
   // The logger hears of a refusal, not of a call that went well.
